@@ -1,0 +1,116 @@
+"""The executable spec: Kafka's ACL model, authorizers and request ACL rules.
+
+Nothing in here imports anything else of ours.  Everything is small and
+unoptimised on purpose; see ``ARCHITECTURE.md``.
+"""
+
+from __future__ import annotations
+
+from kafka_conformance.reference.acl import (
+    CLUSTER_NAME,
+    WILDCARD_HOST,
+    WILDCARD_PRINCIPAL,
+    WILDCARD_RESOURCE,
+    AccessControlEntry,
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
+from kafka_conformance.reference.authorize import decide
+from kafka_conformance.reference.authorizer import (
+    CreateResult,
+    DeleteResult,
+    ReferenceAuthorizer,
+    default_variant,
+)
+from kafka_conformance.reference.by_resource_type import (
+    PROBE_NAME,
+    ByTypeVariant,
+    authorize_by_resource_type,
+)
+from kafka_conformance.reference.config import AuthorizerConfig, parse_config
+from kafka_conformance.reference.decision import (
+    Action,
+    AuthorizationResult,
+    Decision,
+    RequestContext,
+    Rule,
+)
+from kafka_conformance.reference.errors import (
+    AclFileError,
+    AclValueError,
+    AuthorizerError,
+    ConfigError,
+    KafkaException,
+)
+from kafka_conformance.reference.filters import (
+    ANY_ACL,
+    AccessControlEntryFilter,
+    AclBindingFilter,
+    ResourcePatternFilter,
+)
+from kafka_conformance.reference.principal import KafkaPrincipal, parse_principal
+from kafka_conformance.reference.records import AclRecord, AclStore, AddAcl, RemoveAcl, replay
+from kafka_conformance.reference.versions import (
+    DEFAULT_VERSION,
+    LATEST_VERSION,
+    Flavour,
+    KafkaVersion,
+    Profile,
+    profile_for,
+)
+
+__all__ = [
+    # model
+    "ANY_ACL",
+    "CLUSTER_NAME",
+    "DEFAULT_VERSION",
+    "LATEST_VERSION",
+    "PROBE_NAME",
+    "WILDCARD_HOST",
+    "WILDCARD_PRINCIPAL",
+    "WILDCARD_RESOURCE",
+    "AccessControlEntry",
+    "AccessControlEntryFilter",
+    "AclBinding",
+    "AclBindingFilter",
+    "AclFileError",
+    "AclOperation",
+    "AclPermissionType",
+    "AclRecord",
+    "AclStore",
+    "AclValueError",
+    "Action",
+    "AddAcl",
+    "AuthorizationResult",
+    "AuthorizerConfig",
+    "AuthorizerError",
+    "ByTypeVariant",
+    "ConfigError",
+    "CreateResult",
+    "Decision",
+    "DeleteResult",
+    "Flavour",
+    "KafkaException",
+    "KafkaPrincipal",
+    "KafkaVersion",
+    "PatternType",
+    "Profile",
+    "ReferenceAuthorizer",
+    "RemoveAcl",
+    "RequestContext",
+    "ResourcePattern",
+    "ResourcePatternFilter",
+    "ResourceType",
+    "Rule",
+    "authorize_by_resource_type",
+    "decide",
+    "default_variant",
+    "parse_config",
+    "parse_principal",
+    "profile_for",
+    "replay",
+]
