@@ -160,8 +160,10 @@ def name_matches(pattern: ResourcePattern, name: str, profile: Profile) -> bool:
             # AclAuthorizer's range lookup only finds "" for the empty name.
             return name == ""
         if profile.single_char_prefix_bug and len(pattern.name) == 1:
-            # KAFKA-7702: one-character prefixes were missed [see docs for the exact rule].
-            return pattern.name == name
+            # KAFKA-7702: the prefix lookup ranged from the name down to, but
+            # excluding, its first character, so a one-character PREFIXED ACL
+            # never matched anything.
+            return False
         return name.startswith(pattern.name)
     # A stored ACL with pattern UNKNOWN: StandardAuthorizer's lookup treats any
     # non-LITERAL pattern as a prefix; AclAuthorizer never stores one.
@@ -186,6 +188,8 @@ def _shadowed_lookup(same_type: Sequence[AclBinding], name: str) -> list[AclBind
     found: list[AclBinding] = []
     for acl in walk:
         if not name.startswith(acl.pattern.name):
+            if acl.pattern.is_wildcard:
+                continue  # the LITERAL '*' entry was evaluated and the walk went on
             break
         if acl.pattern.pattern_type is PatternType.LITERAL:
             if acl.pattern.name == name:

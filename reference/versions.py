@@ -114,8 +114,8 @@ class Profile:
 
     @property
     def single_char_prefix_bug(self) -> bool:
-        """KAFKA-7702: 2.0.x and 2.1.0 missed PREFIXED ACLs of exactly one
-        character. Fixed in 2.1.1/2.2.0."""
+        """KAFKA-7702: 2.0.x and 2.1.0 never matched a PREFIXED ACL of exactly one
+        character (SimpleAclAuthorizer's range lookup excluded it). Fixed in 2.1.1/2.2.0."""
         return self.flavour is Flavour.ACL and not _fixed(self.version, "2.1.1", "2.2.0")
 
     @property

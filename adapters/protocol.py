@@ -1,0 +1,157 @@
+"""The contract between the kit and an authorizer under test.
+
+An implementation is any object with the methods of :class:`AuthorizerUnderTest`
+plus a :class:`Capabilities` declaration.  The kit honours the declaration: a
+target is never failed for something it declared out of scope, and the report
+lists what was not checked.
+
+Answers and errors:
+
+* ``authorize`` returns one :class:`AuthorizationResult` (ALLOWED or DENIED)
+  per action;
+* an implementation that *deliberately* refuses, as Kafka does, raises a
+  :class:`~kafka_conformance.reference.errors.KafkaException` whose ``kind`` is
+  the stable error name (``not-ready``, ``invalid-argument``, ...) — for
+  example ``AuthorizerError("not-ready", ..., "AuthorizerNotReadyException")``;
+* anything else it raises, or a malformed answer, is an *adapter error*: the
+  kit reports "could not answer", never "disagreed", and never passes silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourceType
+from kafka_conformance.reference.by_resource_type import ByTypeVariant
+from kafka_conformance.reference.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.filters import AclBindingFilter
+from kafka_conformance.reference.records import AclRecord
+from kafka_conformance.reference.versions import Flavour, KafkaVersion, Profile, profile_for
+
+__all__ = [
+    "REQUIRED_METHODS",
+    "AdapterError",
+    "AuthorizerUnderTest",
+    "Capabilities",
+    "ErrorComparison",
+    "validate_adapter",
+]
+
+
+@attrs.frozen
+class Capabilities:
+    """What an implementation claims; every check is gated on it."""
+
+    flavour: Flavour = Flavour.STANDARD
+    version: KafkaVersion = attrs.field(default=KafkaVersion(4, 3, 0), converter=KafkaVersion.parse)
+    by_type_variant: ByTypeVariant | None = ByTypeVariant.INTERFACE_DEFAULT
+    """Which authorizeByResourceType semantics it implements; None = not implemented."""
+    prefixed: bool = True
+    """Understands PREFIXED ACLs."""
+    listing: bool = True
+    """Implements ``acls(filter)``."""
+    acl_count: bool = True
+    """Implements ``acl_count()`` meaningfully (AclAuthorizer returns -1)."""
+    incremental: bool = True
+    """Accepts records one by one (``apply``) after the initial snapshot."""
+    not_ready_state: bool = True
+    """Has KIP-801's not-ready state before ``complete_initial_load``."""
+    error_comparison: str = "kind"
+    """How errors are compared: ``kind`` (the stable error name must match),
+    ``any`` (some error is enough), ``ignore`` (cases where the reference errors
+    are skipped)."""
+
+    def profile(self) -> Profile:
+        return profile_for(self.version, self.flavour)
+
+    def out_of_scope(self) -> list[str]:
+        """Human-readable list of what the kit will not check for this target."""
+        skipped = []
+        if self.by_type_variant is None:
+            skipped.append("authorize_by_resource_type (not implemented)")
+        if not self.prefixed:
+            skipped.append("PREFIXED ACLs")
+        if not self.listing:
+            skipped.append("acls(filter) listing")
+        if not self.acl_count:
+            skipped.append("acl_count")
+        if not self.incremental:
+            skipped.append("incremental record application")
+        if not self.not_ready_state:
+            skipped.append("not-ready state before the initial load")
+        if self.error_comparison == "ignore":
+            skipped.append("error cases")
+        return skipped
+
+
+class ErrorComparison:
+    KIND = "kind"
+    ANY = "any"
+    IGNORE = "ignore"
+
+
+@runtime_checkable
+class AuthorizerUnderTest(Protocol):
+    """An authorizer driven by the kit.  A fresh instance is made for every case."""
+
+    def capabilities(self) -> Capabilities: ...
+
+    def configure(self, properties: Mapping[str, str]) -> None:
+        """Raw Kafka properties (``super.users``, ``allow.everyone.if.no.acl.found``)."""
+
+    def load_snapshot(self, acls: Mapping[str, AclBinding]) -> None:
+        """Replace every ACL at once (ids are KIP-801 record ids)."""
+
+    def apply(self, record: AclRecord) -> None:
+        """Apply one AddAcl / RemoveAcl record, in order."""
+
+    def complete_initial_load(self) -> None: ...
+
+    def authorize(
+        self, context: RequestContext, actions: Sequence[Action]
+    ) -> Sequence[AuthorizationResult]: ...
+
+    def authorize_by_resource_type(
+        self, context: RequestContext, operation: AclOperation, resource_type: ResourceType
+    ) -> AuthorizationResult: ...
+
+    def acls(self, acl_filter: AclBindingFilter) -> Sequence[AclBinding]: ...
+
+    def acl_count(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+REQUIRED_METHODS = (
+    "capabilities",
+    "configure",
+    "load_snapshot",
+    "apply",
+    "complete_initial_load",
+    "authorize",
+    "authorize_by_resource_type",
+    "acls",
+    "acl_count",
+    "close",
+)
+
+
+class AdapterError(Exception):
+    """The target could not answer (crash, timeout, malformed answer, bad declaration)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        super().__init__(message)
+
+
+def validate_adapter(obj: object, *, where: str) -> None:
+    """Refuse an object that lacks required methods, listing every missing one."""
+    missing = [m for m in REQUIRED_METHODS if not callable(getattr(obj, m, None))]
+    if missing:
+        raise AdapterError(
+            "invalid-adapter",
+            f"{where} does not implement the authorizer protocol; missing: {', '.join(missing)}",
+        )

@@ -1,0 +1,230 @@
+"""The ``kafka-conformance`` command: a thin wrapper over the library.
+
+Exit codes: 0 the target conforms; 1 a divergence was found (or the target
+could not answer); 2 usage or configuration error (bad arguments, unusable
+target, unreadable file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kafka_conformance import __version__
+
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the user; printed and turned into exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kafka-conformance",
+        description="Check a Kafka ACL authorizer against Apache Kafka's semantics.",
+        epilog="Exit codes: 0 conforms, 1 divergence found, 2 usage or configuration error.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="run a conformance suite against a target")
+    check_sub = check.add_subparsers(dest="suite", required=True)
+    auth = check_sub.add_parser("authorizer", help="the ACL authorizer suite")
+    auth.add_argument("--target", required=True, help="target spec, e.g. reference or python:pkg.mod:factory")
+    auth.add_argument("--kafka-version", help="Kafka release whose semantics to check against")
+    auth.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer (KRaft) or AclAuthorizer (ZooKeeper)")
+    auth.add_argument("--max-examples", type=_positive, help="Hypothesis examples per property")
+    auth.add_argument("--seed", type=int, help="seed for a reproducible run")
+    auth.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
+    auth.add_argument("--property", action="append", dest="properties", help="run only this property (repeatable)")
+    auth.add_argument("--report-json", type=Path, help="write the report as JSON")
+    auth.add_argument("--junit-xml", type=Path, help="write the report as JUnit XML")
+    auth.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures"),
+                      help="where minimal counterexamples are saved (default: %(default)s)")
+
+    replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
+    replay.add_argument("files", nargs="+", type=Path)
+    replay.add_argument("--target", help="run against this target instead of the one saved in the case")
+
+    explain = sub.add_parser("explain", help="answer one request against an ACL file, with the reason")
+    explain.add_argument("acls", type=Path, help="ACL file: kafka-acls --list text, JSON or YAML")
+    explain.add_argument("--principal", required=True, help="e.g. User:alice")
+    explain.add_argument("--host", default="127.0.0.1", help="client address as Java renders it")
+    explain.add_argument("--operation", required=True, help="e.g. READ, Write, DescribeConfigs")
+    explain.add_argument("--resource-type", required=True, help="TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID, ...")
+    explain.add_argument("--name", help="resource name (omit with --by-type)")
+    explain.add_argument("--by-type", action="store_true", help="ask authorizeByResourceType instead")
+    explain.add_argument("--variant", choices=["default", "acl", "truth"], help="by-type semantics (default: the flavour's)")
+    explain.add_argument("--kafka-version")
+    explain.add_argument("--flavour", choices=["standard", "acl"], default="standard")
+    explain.add_argument("--super-users", help="raw super.users value, overrides the file's config")
+    explain.add_argument("--allow-everyone", help="raw allow.everyone.if.no.acl.found value")
+
+    sub.add_parser("targets", help="list the built-in targets and whether each can run here")
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return _check(args)
+        if args.command == "replay":
+            return _replay(args)
+        if args.command == "explain":
+            return _explain(args)
+        return _targets()
+    except UsageError as exc:
+        print(f"kafka-conformance: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _progress_enabled() -> bool:
+    return sys.stderr.isatty() and "NO_COLOR" not in os.environ
+
+
+def _check(args: argparse.Namespace) -> int:
+    from kafka_conformance.render import dumps_json, to_junit_xml, to_text
+    from kafka_conformance.runner import check_authorizer
+    from kafka_conformance.targets import TargetError
+
+    try:
+        report = check_authorizer(
+            args.target,
+            kafka_version=args.kafka_version,
+            flavour=args.flavour,
+            max_examples=args.max_examples,
+            seed=args.seed,
+            mode=args.mode,
+            properties=args.properties,
+            failures_dir=args.failures_dir,
+            on_result=_print_progress if _progress_enabled() else None,
+        )
+    except TargetError as exc:
+        raise UsageError(str(exc)) from exc
+    print(to_text(report))
+    _write(args.report_json, dumps_json(report))
+    _write(args.junit_xml, to_junit_xml(report))
+    return report.exit_code
+
+
+def _print_progress(name: str, status: str, done: int, total: int) -> None:
+    print(f"\r[{done}/{total}] {name}: {status}\033[K", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def _write(path: Path | None, text: str) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from kafka_conformance.render import describe_scenario
+    from kafka_conformance.runner import run_property_once
+    from kafka_conformance.saved import load_case
+    from kafka_conformance.targets import TargetError, resolve_target
+
+    worst = EXIT_OK
+    for path in args.files:
+        try:
+            case = load_case(path)
+            target = resolve_target(
+                args.target or case.target, kafka_version=case.kafka_version, flavour=case.flavour
+            )
+            result = run_property_once(case.property, target, case.scenario)
+        except (ValueError, TargetError) as exc:
+            print(f"ERROR  {path}: {exc}")
+            worst = EXIT_USAGE
+            continue
+        label = {"passed": "FIXED", "failed": "FAILED", "error": "ERROR"}[result.status.value]
+        print(f"{label:6} {path} [{case.property}, was {case.anomaly}]")
+        if result.counterexample is not None:
+            cx = result.counterexample
+            for line in describe_scenario(cx.scenario):
+                print(f"       {line}")
+            if cx.divergence is not None:
+                print(f"       {cx.divergence.question}: expected {cx.divergence.expected}, got {cx.divergence.actual}")
+                print(f"       why: {cx.divergence.explanation}")
+            if cx.adapter_error:
+                print(f"       {cx.adapter_error}")
+            worst = max(worst, EXIT_DIVERGED) if worst != EXIT_USAGE else worst
+    return worst
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from kafka_conformance.reference import (
+        AclOperation,
+        AclValueError,
+        Action,
+        ByTypeVariant,
+        ConfigError,
+        ReferenceAuthorizer,
+        RequestContext,
+        ResourcePattern,
+        ResourceType,
+        parse_principal,
+        profile_for,
+    )
+    from kafka_conformance.reference.aclfile import load_acls
+    from kafka_conformance.reference.errors import AclFileError
+
+    try:
+        default_version = "4.3.0" if args.flavour == "standard" else "3.9.0"
+        profile = profile_for(args.kafka_version or default_version, args.flavour)
+        acl_file = load_acls(args.acls)
+        props = dict(acl_file.config)
+        if args.super_users is not None:
+            props["super.users"] = args.super_users
+        if args.allow_everyone is not None:
+            props["allow.everyone.if.no.acl.found"] = args.allow_everyone
+        authorizer = ReferenceAuthorizer(profile)
+        authorizer.configure(props)
+        authorizer.load_snapshot({f"acl-{n}": b for n, b in enumerate(acl_file.bindings)})
+        authorizer.complete_initial_load()
+        context = RequestContext(parse_principal(args.principal), args.host)
+        operation = AclOperation.parse(args.operation, field="--operation")
+        rtype = ResourceType.parse(args.resource_type, field="--resource-type")
+        if args.by_type:
+            variant = ByTypeVariant.parse(args.variant) if args.variant else None
+            decision = authorizer.authorize_by_resource_type(context, operation, rtype, variant)
+            question = f"{context}: {operation.name} on any {rtype.name}"
+        else:
+            if args.name is None:
+                raise UsageError("--name is required unless --by-type is given")
+            action = Action(operation, ResourcePattern(rtype, args.name))
+            decision = authorizer.authorize_one(context, action)
+            question = f"{context}: {action}"
+    except (AclValueError, ConfigError, AclFileError) as exc:
+        raise UsageError(str(exc)) from exc
+    print(f"{question} [{profile}]")
+    print(decision.explain())
+    return EXIT_OK
+
+
+def _targets() -> int:
+    from kafka_conformance.targets import builtin_targets
+
+    for name, description, runnable in builtin_targets():
+        print(f"{name:32} {'yes' if runnable else 'no ':3}  {description}")
+    print("python:MODULE:FACTORY            yes  any Python object implementing the protocol")
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+

@@ -1,0 +1,87 @@
+"""Saved counterexamples: one JSON file per minimal failing case, replayable.
+
+A case file holds everything needed to re-run it without the original run:
+the target spec, the Kafka profile, the property, the scenario, and what was
+expected versus observed.  ``kafka-conformance replay FILE`` re-runs it and
+prints FIXED, FAILED or ERROR.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from kafka_conformance.cases import (
+    CASE_FORMAT_VERSION,
+    Scenario,
+    scenario_from_json,
+    scenario_to_json,
+)
+from kafka_conformance.report import Counterexample
+
+if TYPE_CHECKING:
+    from kafka_conformance.targets import Target
+
+__all__ = ["SavedCase", "load_case", "save_counterexample"]
+
+
+@attrs.frozen
+class SavedCase:
+    path: str
+    target: str
+    kafka_version: str
+    flavour: str
+    property: str
+    scenario: Scenario
+    anomaly: str
+
+
+def save_counterexample(cx: Counterexample, directory: Path, target: Target, seed: int | None) -> Path:
+    caps = target.capabilities
+    body: dict[str, Any] = {
+        "format": "kafka-conformance/authorizer-case",
+        "version": CASE_FORMAT_VERSION,
+        "target": target.spec,
+        "kafka_version": str(caps.version),
+        "flavour": caps.flavour.value,
+        "property": cx.property,
+        "anomaly": cx.anomaly,
+        "seed": seed,
+        "scenario": scenario_to_json(cx.scenario),
+    }
+    if cx.divergence is not None:
+        body["divergence"] = attrs.asdict(cx.divergence)
+    if cx.adapter_error is not None:
+        body["adapter_error"] = cx.adapter_error
+    text = json.dumps(body, indent=2, ensure_ascii=False, sort_keys=False)
+    digest = hashlib.sha256(json.dumps(body["scenario"], sort_keys=True).encode()).hexdigest()[:10]
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{cx.property}-{cx.anomaly}-{digest}.json"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def load_case(path: str | Path) -> SavedCase:
+    """Read a saved case; raises ValueError naming the file and the problem."""
+    p = Path(path)
+    try:
+        body = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{p}: cannot read: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
+    if not isinstance(body, dict) or body.get("format") != "kafka-conformance/authorizer-case":
+        raise ValueError(f"{p}: not a kafka-conformance authorizer case file")
+    if body.get("version") != CASE_FORMAT_VERSION:
+        raise ValueError(f"{p}: case format version {body.get('version')!r} is not supported")
+    try:
+        return SavedCase(
+            str(p), body["target"], body["kafka_version"], body["flavour"], body["property"],
+            scenario_from_json(body["scenario"]), body.get("anomaly", ""),
+        )
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ValueError(f"{p}: malformed case: {type(exc).__name__}: {exc}") from exc

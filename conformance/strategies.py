@@ -1,0 +1,190 @@
+"""Hypothesis strategies for authorizer scenarios: dependent and bounded.
+
+As cedar-spec does it: first draw a small *pool* (principals, hosts, resource
+names sharing prefixes), then ACLs drawn from the pool so that matches actually
+happen, then many questions per ACL set drawn from the same pool.  Random
+independent strings would almost never match an ACL and would test nothing.
+
+Two modes:
+
+* ``well-formed``: what Kafka's controller accepts;
+* ``hostile``: adds what only records or odd clients produce: empty names,
+  ``*`` in odd places, ``user:*`` and other principal types, principals with
+  extra colons, unicode, IPv6 renderings, the name ``hardcode``, non-literal
+  actions.
+
+Every strategy is built inside a function, never at import time, so loading the
+pytest plugin has no Hypothesis side effects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+from hypothesis import strategies as st
+
+from kafka_conformance.adapters.protocol import Capabilities
+from kafka_conformance.cases import ByTypeQuery, Query, Scenario
+from kafka_conformance.reference.acl import (
+    CLUSTER_NAME,
+    AccessControlEntry,
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
+from kafka_conformance.reference.by_resource_type import PROBE_NAME
+from kafka_conformance.reference.decision import Action, RequestContext
+from kafka_conformance.reference.principal import parse_principal
+
+__all__ = ["MODES", "Pool", "acl_sets", "pools", "scenarios"]
+
+MODES = ("well-formed", "hostile")
+
+_TYPES = (ResourceType.TOPIC, ResourceType.GROUP, ResourceType.TRANSACTIONAL_ID)
+_OPS = tuple(op for op in AclOperation if op not in (AclOperation.ANY, AclOperation.UNKNOWN))
+_REQUEST_OPS = tuple(op for op in _OPS if op is not AclOperation.ALL)
+_IMPLYING = (AclOperation.READ, AclOperation.ALTER_CONFIGS)
+"""Operations whose ALLOW implies another (DESCRIBE, DESCRIBE_CONFIGS): always in play."""
+
+
+@attrs.frozen
+class Pool:
+    principals: tuple[str, ...]
+    hosts: tuple[str, ...]
+    names: tuple[str, ...]
+    hostile: bool
+    ops: tuple[AclOperation, ...] = _REQUEST_OPS
+    types: tuple[ResourceType, ...] = _TYPES
+
+
+def _names(hostile: bool) -> st.SearchStrategy[str]:
+    alphabet = "fob-" if not hostile else "fob-*é\u00e9"
+    plain = st.text(alphabet=alphabet, min_size=1, max_size=5)
+    if hostile:
+        return st.one_of(plain, st.sampled_from(["", "*", "**", PROBE_NAME, "hard", "f*", "ü"]))
+    return plain
+
+
+@st.composite
+def pools(draw: st.DrawFn, mode: str = "well-formed") -> Pool:
+    hostile = mode == "hostile"
+    users = draw(st.lists(st.sampled_from(["alice", "bob", "carol", "dave"]), min_size=1, max_size=3, unique=True))
+    principals = [f"User:{u}" for u in users]
+    if hostile:
+        principals += draw(
+            st.lists(
+                st.sampled_from(["Group:ops", "user:*", "User:a:b", "User:", "User:ALICE", "Svc:*"]),
+                max_size=2,
+                unique=True,
+            )
+        )
+    hosts = ["10.0.0.1", "10.0.0.2"]
+    if hostile:
+        hosts += draw(st.lists(st.sampled_from(["0:0:0:0:0:0:0:1", "::1", "localhost", ""]), max_size=2, unique=True))
+    base = draw(st.lists(_names(hostile), min_size=1, max_size=4, unique=True))
+    # Add prefixes and extensions of the drawn names so PREFIXED ACLs and requests meet.
+    extended = set(base)
+    for name in base:
+        if len(name) > 1:
+            extended.add(name[: draw(st.integers(1, len(name) - 1))])
+        extended.add(name + draw(st.sampled_from(["o", "-x", "bar"])))
+    # A few operations and resource types per scenario, so ACLs and questions meet.
+    ops = draw(st.lists(st.sampled_from(_REQUEST_OPS), min_size=1, max_size=3, unique=True))
+    types = draw(st.lists(st.sampled_from((*_TYPES, ResourceType.CLUSTER)), min_size=1, max_size=2, unique=True))
+    return Pool(tuple(principals), tuple(hosts), tuple(sorted(extended)), hostile, tuple(ops), tuple(types))
+
+
+def _resource(draw: st.DrawFn, pool: Pool, rtype: ResourceType, *, for_acl: bool) -> str:
+    if rtype is ResourceType.CLUSTER:
+        return CLUSTER_NAME
+    choices = list(pool.names)
+    if for_acl:
+        choices.append("*")
+    return draw(st.sampled_from(choices))
+
+
+@st.composite
+def acl_bindings(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> AclBinding:
+    profile = caps.profile()
+    rtype = draw(st.sampled_from(pool.types))
+    name = _resource(draw, pool, rtype, for_acl=True)
+    patterns = [PatternType.LITERAL]
+    if caps.prefixed and rtype is not ResourceType.CLUSTER:
+        patterns.append(PatternType.PREFIXED)
+    pattern = draw(st.sampled_from(patterns))
+    ops = [op for op in (*pool.ops, AclOperation.ALL, *_IMPLYING) if profile.supports(op)]
+    return AclBinding(
+        ResourcePattern(rtype, name, pattern),
+        _entry(draw, pool, ops),
+    )
+
+
+def _entry(draw: st.DrawFn, pool: Pool, ops: Sequence[AclOperation]) -> AccessControlEntry:
+    return AccessControlEntry(
+        draw(st.sampled_from([*pool.principals, "User:*"])),
+        draw(st.sampled_from([*pool.hosts, "*"])),
+        draw(st.sampled_from(list(ops))),
+        draw(st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY])),
+    )
+
+
+@st.composite
+def acl_sets(draw: st.DrawFn, pool: Pool, caps: Capabilities, max_size: int = 8) -> tuple[tuple[str, AclBinding], ...]:
+    bindings = draw(st.lists(acl_bindings(pool, caps), max_size=max_size, unique=True))
+    return tuple((f"acl-{i}", b) for i, b in enumerate(bindings))
+
+
+def _context(draw: st.DrawFn, pool: Pool) -> RequestContext:
+    principal = draw(st.sampled_from(pool.principals))
+    return RequestContext(parse_principal(principal), draw(st.sampled_from(pool.hosts)))
+
+
+@st.composite
+def queries(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> Query:
+    actions = []
+    for _ in range(draw(st.integers(1, 3))):
+        rtype = draw(st.sampled_from(pool.types))
+        name = _resource(draw, pool, rtype, for_acl=False)
+        pattern = PatternType.LITERAL
+        if pool.hostile and draw(st.integers(0, 9)) == 0:
+            pattern = PatternType.PREFIXED
+        op = draw(st.sampled_from((*pool.ops, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)))
+        actions.append(Action(op, ResourcePattern(rtype, name, pattern)))
+    return Query(_context(draw, pool), tuple(actions))
+
+
+@st.composite
+def config_properties(draw: st.DrawFn, pool: Pool) -> tuple[tuple[str, str], ...]:
+    props: list[tuple[str, str]] = []
+    supers = draw(st.lists(st.sampled_from(pool.principals), max_size=1, unique=True))
+    if supers:
+        sep = draw(st.sampled_from([";", " ; ", ";"]))
+        props.append(("super.users", sep.join(supers)))
+    if draw(st.booleans()):
+        props.append(("allow.everyone.if.no.acl.found", draw(st.sampled_from(["true", "false", "TRUE"]))))
+    return tuple(props)
+
+
+@st.composite
+def scenarios(draw: st.DrawFn, caps: Capabilities, mode: str = "well-formed") -> Scenario:
+    """A configuration, an ACL snapshot and several questions about it."""
+    pool = draw(pools(mode))
+    acls = draw(acl_sets(pool, caps))
+    qs = tuple(draw(st.lists(queries(pool, caps), min_size=1, max_size=6)))
+    by_type: list[ByTypeQuery] = []
+    if caps.by_type_variant is not None:
+        for _ in range(draw(st.integers(0, 3))):
+            by_type.append(
+                ByTypeQuery(
+                    _context(draw, pool),
+                    draw(st.sampled_from(pool.ops)),
+                    draw(st.sampled_from(_TYPES)),
+                )
+            )
+    return Scenario(
+        properties=draw(config_properties(pool)), acls=acls, queries=qs, by_type=tuple(by_type)
+    )
