@@ -129,7 +129,7 @@ def _compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: Refere
     for query in queries:
         expected = ref.authorize(query.context, query.actions)
         actual = driver.authorize(target, query.context, query.actions)
-        for action, exp, act in zip(query.actions, expected, actual):
+        for action, exp, act in zip(query.actions, expected, actual, strict=False):
             _record_coverage(ctx, exp, ref.config.allow_everyone_if_no_acl_found)
             if _agree(ctx, exp, act):
                 continue
@@ -327,7 +327,7 @@ def _monotonic(ctx: CheckContext, scenario: Scenario, permission: AclPermissionT
         before, after = _answers(ctx, scenario, without), _answers(ctx, scenario, scenario.acls)
         if before is None or after is None:
             return
-        for question, b, a in zip(_questions(scenario), before, after):
+        for question, b, a in zip(_questions(scenario), before, after, strict=False):
             if permission is AclPermissionType.DENY and b.result is AuthorizationResult.DENIED \
                     and a.result is AuthorizationResult.ALLOWED:
                 raise CaseFailed(Divergence("deny-added-granted", question, "DENIED", "ALLOWED",
@@ -361,7 +361,7 @@ def check_order_independence(ctx: CheckContext, scenario: Scenario) -> None:
     backward = _answers(ctx, scenario, scenario.acls[::-1])
     if forward is None or backward is None:
         return
-    for question, f, b in zip(_questions(scenario), forward, backward):
+    for question, f, b in zip(_questions(scenario), forward, backward, strict=False):
         if f != b:
             raise CaseFailed(Divergence("order-dependent", question, str(f), str(b),
                                         "the same ACLs loaded in reverse order gave a different answer"))

@@ -62,7 +62,7 @@ class Pool:
 
 
 def _names(hostile: bool) -> st.SearchStrategy[str]:
-    alphabet = "fob-" if not hostile else "fob-*é\u00e9"
+    alphabet = "fob-" if not hostile else "foFO-*\u00e9"
     plain = st.text(alphabet=alphabet, min_size=1, max_size=5)
     if hostile:
         return st.one_of(plain, st.sampled_from(["", "*", "**", PROBE_NAME, "hard", "f*", "ü"]))
@@ -74,7 +74,11 @@ def pools(draw: st.DrawFn, mode: str = "well-formed") -> Pool:
     hostile = mode == "hostile"
     users = draw(st.lists(st.sampled_from(["alice", "bob", "carol", "dave"]), min_size=1, max_size=3, unique=True))
     principals = [f"User:{u}" for u in users]
+    # Kafka accepts any principal type; `User:*` must match them too, `User:alice` must not.
+    principals += draw(st.lists(st.sampled_from(["Group:ops", "ServiceAccount:alice"]), max_size=1))
     if hostile:
+        # The same name in another case must be a different principal.
+        principals.append(f"User:{users[0].upper()}")
         principals += draw(
             st.lists(
                 st.sampled_from(["Group:ops", "user:*", "User:a:b", "User:", "User:ALICE", "Svc:*"]),
@@ -88,6 +92,8 @@ def pools(draw: st.DrawFn, mode: str = "well-formed") -> Pool:
     base = draw(st.lists(_names(hostile), min_size=1, max_size=4, unique=True))
     # Add prefixes and extensions of the drawn names so PREFIXED ACLs and requests meet.
     extended = set(base)
+    if hostile:
+        extended.add(base[0].swapcase())  # resource names are case-sensitive
     for name in base:
         if len(name) > 1:
             extended.add(name[: draw(st.integers(1, len(name) - 1))])
@@ -134,8 +140,36 @@ def _entry(draw: st.DrawFn, pool: Pool, ops: Sequence[AclOperation]) -> AccessCo
 
 @st.composite
 def acl_sets(draw: st.DrawFn, pool: Pool, caps: Capabilities, max_size: int = 8) -> tuple[tuple[str, AclBinding], ...]:
+    """ACLs from the pool, plus *mirrors*: an existing ACL with the permission
+    flipped and perhaps the principal, host, operation or pattern widened.
+    Mirrors make DENY-versus-ALLOW conflicts, the heart of the semantics, common."""
     bindings = draw(st.lists(acl_bindings(pool, caps), max_size=max_size, unique=True))
+    for _ in range(draw(st.integers(0, 3)) if bindings else 0):
+        mirror = _mirror(draw, draw(st.sampled_from(bindings)), caps)
+        if mirror not in bindings:
+            bindings.append(mirror)
     return tuple((f"acl-{i}", b) for i, b in enumerate(bindings))
+
+
+def _mirror(draw: st.DrawFn, acl: AclBinding, caps: Capabilities) -> AclBinding:
+    entry, pattern = acl.entry, acl.pattern
+    flipped = (
+        AclPermissionType.DENY if entry.permission_type is AclPermissionType.ALLOW else AclPermissionType.ALLOW
+    )
+    widen = draw(st.sampled_from(["none", "principal", "host", "operation", "pattern", "pattern"]))
+    principal, host, op = entry.principal, entry.host, entry.operation
+    rtype, name, ptype = pattern.resource_type, pattern.name, pattern.pattern_type
+    if widen == "principal":
+        principal = "User:*"
+    elif widen == "host":
+        host = "*"
+    elif widen == "operation":
+        op = draw(st.sampled_from([AclOperation.ALL, *_IMPLYING, AclOperation.DESCRIBE]))
+    elif widen == "pattern" and caps.prefixed and rtype is not ResourceType.CLUSTER and name not in ("", "*"):
+        # A prefix of the name (shorter when possible): several prefixes of one name must all count.
+        cut = draw(st.integers(1, max(1, len(name) - 1)))
+        name, ptype = name[:cut], PatternType.PREFIXED
+    return AclBinding(ResourcePattern(rtype, name, ptype), AccessControlEntry(principal, host, op, flipped))
 
 
 def _context(draw: st.DrawFn, pool: Pool) -> RequestContext:
@@ -144,9 +178,19 @@ def _context(draw: st.DrawFn, pool: Pool) -> RequestContext:
 
 
 @st.composite
-def queries(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> Query:
+def queries(draw: st.DrawFn, pool: Pool, caps: Capabilities, acls: Sequence[AclBinding] = ()) -> Query:
+    """A batch of actions; most are aimed at an existing ACL so that it matters."""
+    aimed = bool(acls) and draw(st.integers(0, 3)) > 0
+    target = draw(st.sampled_from(list(acls))) if aimed else None
+    if target is not None and target.entry.principal in pool.principals:
+        context = RequestContext(parse_principal(target.entry.principal), _host(draw, pool, target.entry.host))
+    else:
+        context = _context(draw, pool)
     actions = []
     for _ in range(draw(st.integers(1, 3))):
+        if target is not None and draw(st.booleans()):
+            actions.append(_aimed_action(draw, pool, target))
+            continue
         rtype = draw(st.sampled_from(pool.types))
         name = _resource(draw, pool, rtype, for_acl=False)
         pattern = PatternType.LITERAL
@@ -154,16 +198,35 @@ def queries(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> Query:
             pattern = PatternType.PREFIXED
         op = draw(st.sampled_from((*pool.ops, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)))
         actions.append(Action(op, ResourcePattern(rtype, name, pattern)))
-    return Query(_context(draw, pool), tuple(actions))
+    return Query(context, tuple(actions))
+
+
+def _host(draw: st.DrawFn, pool: Pool, acl_host: str) -> str:
+    return acl_host if acl_host != "*" and acl_host in pool.hosts else draw(st.sampled_from(pool.hosts))
+
+
+def _aimed_action(draw: st.DrawFn, pool: Pool, acl: AclBinding) -> Action:
+    pattern = acl.pattern
+    name = pattern.name
+    if pattern.is_wildcard or name == "":
+        name = _resource(draw, pool, pattern.resource_type, for_acl=False)
+    elif pattern.pattern_type is PatternType.PREFIXED:
+        name = name + draw(st.sampled_from(["", "o", "-x"]))
+    op = acl.entry.operation
+    if op is AclOperation.ALL or draw(st.integers(0, 3)) == 0:
+        op = draw(st.sampled_from((*pool.ops, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)))
+    return Action(op, ResourcePattern(pattern.resource_type, name))
 
 
 @st.composite
 def config_properties(draw: st.DrawFn, pool: Pool) -> tuple[tuple[str, str], ...]:
     props: list[tuple[str, str]] = []
-    supers = draw(st.lists(st.sampled_from(pool.principals), max_size=1, unique=True))
+    supers = draw(st.lists(st.sampled_from(pool.principals), max_size=2, unique=True))
     if supers:
-        sep = draw(st.sampled_from([";", " ; ", ";"]))
-        props.append(("super.users", sep.join(supers)))
+        # Kafka trims entries and skips empty ones (StandardAuthorizer); users write both.
+        sep = draw(st.sampled_from([";", " ; ", "; "]))
+        pad = draw(st.sampled_from(["", " "]))
+        props.append(("super.users", pad + sep.join(supers) + pad))
     if draw(st.booleans()):
         props.append(("allow.everyone.if.no.acl.found", draw(st.sampled_from(["true", "false", "TRUE"]))))
     return tuple(props)
@@ -174,15 +237,16 @@ def scenarios(draw: st.DrawFn, caps: Capabilities, mode: str = "well-formed") ->
     """A configuration, an ACL snapshot and several questions about it."""
     pool = draw(pools(mode))
     acls = draw(acl_sets(pool, caps))
-    qs = tuple(draw(st.lists(queries(pool, caps), min_size=1, max_size=6)))
+    bindings = [b for _, b in acls]
+    qs = tuple(draw(st.lists(queries(pool, caps, bindings), min_size=1, max_size=6)))
     by_type: list[ByTypeQuery] = []
     if caps.by_type_variant is not None:
-        for _ in range(draw(st.integers(0, 3))):
+        for _ in range(draw(st.integers(0, 4))):
             by_type.append(
                 ByTypeQuery(
                     _context(draw, pool),
                     draw(st.sampled_from(pool.ops)),
-                    draw(st.sampled_from(_TYPES)),
+                    draw(st.sampled_from(pool.types)),
                 )
             )
     return Scenario(

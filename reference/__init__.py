@@ -19,6 +19,17 @@ from kafka_conformance.reference.acl import (
     ResourcePattern,
     ResourceType,
 )
+from kafka_conformance.reference.aclfile import (
+    AclFile,
+    AclFormat,
+    dump_json,
+    dump_yaml,
+    format_kafka_acls_list,
+    load_acls,
+    load_acls_text,
+    parse_kafka_acls_list,
+    sniff_format,
+)
 from kafka_conformance.reference.authorize import decide
 from kafka_conformance.reference.authorizer import (
     CreateResult,
@@ -77,7 +88,9 @@ __all__ = [
     "AccessControlEntryFilter",
     "AclBinding",
     "AclBindingFilter",
+    "AclFile",
     "AclFileError",
+    "AclFormat",
     "AclOperation",
     "AclPermissionType",
     "AclRecord",
@@ -109,8 +122,15 @@ __all__ = [
     "authorize_by_resource_type",
     "decide",
     "default_variant",
+    "dump_json",
+    "dump_yaml",
+    "format_kafka_acls_list",
+    "load_acls",
+    "load_acls_text",
     "parse_config",
+    "parse_kafka_acls_list",
     "parse_principal",
     "profile_for",
     "replay",
+    "sniff_format",
 ]

@@ -68,9 +68,7 @@ class MyAuthorizer:
             _, _, _, _, rt, pattern, rname = rule
             if rt != rtype:
                 continue
-            if pattern == "LITERAL" and (rname == name or rname == "*"):
-                out.append(rule)
-            elif pattern == "PREFIXED" and name[: len(rname)] == rname:
+            if (pattern == "LITERAL" and (rname == name or rname == "*")) or (pattern == "PREFIXED" and name[: len(rname)] == rname):
                 out.append(rule)
         return out
 

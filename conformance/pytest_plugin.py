@@ -1,0 +1,137 @@
+"""pytest plugin: run the authorizer suite as ordinary pytest tests.
+
+A thin wrapper over :func:`kafka_conformance.check_authorizer`.  In a test
+module or ``conftest.py``::
+
+    from kafka_conformance.pytest_plugin import authorizer_tests
+
+    TestMyAuthorizer = authorizer_tests("python:my_authorizer:factory")
+
+makes one test per property.  With no argument the target comes from
+``--kafka-conformance-target`` (or the ``kafka_conformance_target`` ini key).
+
+The plugin respects the user's Hypothesis profile: it *registers* the named
+profiles ``kafka-conformance-smoke``, ``-ci`` and ``-nightly`` for users to
+choose with ``--hypothesis-profile``, and never loads one itself.  Nothing is
+generated at import time, so loading the plugin has no Hypothesis side effects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+__all__ = ["authorizer_tests"]
+
+_OPTIONS = (
+    ("target", "target spec, e.g. reference or python:pkg.mod:factory", None),
+    ("kafka-version", "Kafka release whose semantics to check against", None),
+    ("flavour", "standard (KRaft StandardAuthorizer) or acl (ZooKeeper AclAuthorizer)", None),
+    ("mode", "generation mode: well-formed or hostile", "well-formed"),
+    ("properties", "comma-separated properties to run (default: all)", None),
+)
+_WARNINGS_KEY = pytest.StashKey[list[str]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("kafka-conformance", "Kafka authorizer conformance")
+    for name, help_text, default in _OPTIONS:
+        ini = "kafka_conformance_" + name.replace("-", "_")
+        group.addoption(f"--kafka-conformance-{name}", dest=ini, default=None, help=help_text)
+        parser.addini(ini, help=help_text, default=default)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "kafka_conformance(property): a kafka-conformance property test")
+    config.stash[_WARNINGS_KEY] = []
+    from hypothesis import HealthCheck, settings
+
+    # Registering is not loading: the user chooses with --hypothesis-profile.
+    settings.register_profile("kafka-conformance-smoke", max_examples=25, deadline=None)
+    settings.register_profile("kafka-conformance-ci", max_examples=200, deadline=None, derandomize=True,
+                              database=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("kafka-conformance-nightly", max_examples=5000, deadline=None)
+
+
+def _option(config: pytest.Config, name: str) -> str | None:
+    key = "kafka_conformance_" + name.replace("-", "_")
+    value = config.getoption(key, default=None)
+    if value is None:
+        value = config.getini(key) or None
+    return value
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    target = _option(config, "target")
+    if target is None:
+        return None
+    from hypothesis import settings
+
+    seed = config.getoption("hypothesis_seed", default=None)
+    return (
+        f"kafka-conformance: target={target} kafka-version={_option(config, 'kafka-version') or 'declared'} "
+        f"flavour={_option(config, 'flavour') or 'declared'} seed={seed if seed is not None else 'random'} "
+        f"hypothesis-profile={settings._current_profile}"
+    )
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    notes = config.stash.get(_WARNINGS_KEY, [])
+    if notes:
+        terminalreporter.section("kafka-conformance")
+        for note in notes:
+            terminalreporter.write_line(note)
+
+
+def authorizer_tests(target: str | None = None, **options: Any) -> type:
+    """A test class with one test per authorizer property, run against ``target``."""
+    from kafka_conformance.properties import PROPERTIES
+
+    def make(prop_name: str) -> Any:
+        @pytest.mark.kafka_conformance(prop_name)
+        def test(self: Any, request: pytest.FixtureRequest) -> None:
+            _run(request.config, target, prop_name, options)
+
+        test.__name__ = "test_" + prop_name.replace("-", "_")
+        test.__doc__ = next(p.summary for p in PROPERTIES if p.name == prop_name)
+        return test
+
+    namespace = {"test_" + p.name.replace("-", "_"): make(p.name) for p in PROPERTIES}
+    return type("KafkaAuthorizerConformance", (), namespace)
+
+
+def _run(config: pytest.Config, target: str | None, prop_name: str, options: dict[str, Any]) -> None:
+    from kafka_conformance.render import to_text
+    from kafka_conformance.report import Status
+    from kafka_conformance.runner import check_authorizer
+    from kafka_conformance.targets import TargetError
+
+    spec = target or _option(config, "target")
+    if spec is None:
+        raise pytest.UsageError("no target: pass --kafka-conformance-target or authorizer_tests('SPEC')")
+    wanted = _option(config, "properties")
+    if wanted and prop_name not in [w.strip() for w in wanted.split(",")]:
+        pytest.skip(f"not selected by --kafka-conformance-properties={wanted}")
+    seed = config.getoption("hypothesis_seed", default=None)
+    try:
+        report = check_authorizer(
+            spec,
+            kafka_version=options.get("kafka_version") or _option(config, "kafka-version"),
+            flavour=options.get("flavour") or _option(config, "flavour"),
+            mode=options.get("mode") or _option(config, "mode") or "well-formed",
+            properties=[prop_name],
+            seed=int(seed) if seed is not None else None,
+            failures_dir=options.get("failures_dir", "kafka-conformance-failures"),
+        )
+    except TargetError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    result = report.results[0]
+    if result.status is Status.SKIPPED:
+        pytest.skip(result.reason)
+    if result.status is not Status.PASSED:
+        pytest.fail(to_text(report), pytrace=False)
+    if report.not_exercised:
+        config.stash[_WARNINGS_KEY].append(
+            f"{prop_name}: never exercised: " + "; ".join(report.not_exercised)
+        )
