@@ -41,12 +41,16 @@ __all__ = [
 ]
 
 
+def _version(value: str | KafkaVersion) -> KafkaVersion:
+    return KafkaVersion.parse(value)
+
+
 @attrs.frozen
 class Capabilities:
     """What an implementation claims; every check is gated on it."""
 
     flavour: Flavour = Flavour.STANDARD
-    version: KafkaVersion = attrs.field(default=KafkaVersion(4, 3, 0), converter=KafkaVersion.parse)
+    version: KafkaVersion = attrs.field(default=KafkaVersion(4, 3, 0), converter=_version)
     by_type_variant: ByTypeVariant | None = ByTypeVariant.INTERFACE_DEFAULT
     """Which authorizeByResourceType semantics it implements; None = not implemented."""
     prefixed: bool = True

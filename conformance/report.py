@@ -7,6 +7,7 @@ saved case can be replayed without re-parsing prose.
 
 from __future__ import annotations
 
+import builtins
 import enum
 
 import attrs
@@ -67,7 +68,7 @@ class Counterexample:
     adapter_error: str | None = None
     """For Status.ERROR: what went wrong talking to the target."""
 
-    @property
+    @builtins.property  # the field named `property` shadows the builtin in this class body
     def anomaly(self) -> str:
         if self.divergence is not None:
             return self.divergence.anomaly

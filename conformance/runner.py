@@ -78,7 +78,7 @@ def check_authorizer(
         overrides["max_examples"] = max_examples
     run_settings = Settings(base, **overrides)  # type: ignore[arg-type]
     started = time.monotonic()
-    results = []
+    results: list[PropertyResult] = []
     for prop in selected:
         if on_result is not None:
             on_result(prop.name, "running", len(results), len(selected))

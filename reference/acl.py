@@ -60,8 +60,9 @@ class _Coded(enum.Enum):
 
     @classmethod
     def from_name(cls: type[_E], text: str) -> _E:
-        """Kafka's ``fromString``: upper-case the text; unrecognised text is UNKNOWN."""
-        return cls.__members__.get(text.strip().upper(), cls["UNKNOWN"])
+        """Kafka's ``fromString``: upper-case the text (no trimming); unrecognised
+        text is UNKNOWN.  ``PatternType`` overrides this: its lookup is exact."""
+        return cls.__members__.get(text.upper(), cls["UNKNOWN"])
 
     @classmethod
     def parse(cls: type[_E], text: str, *, field: str) -> _E:
@@ -99,6 +100,11 @@ class PatternType(_Coded):
     MATCH = 2
     LITERAL = 3
     PREFIXED = 4
+
+    @classmethod
+    def from_name(cls, text: str) -> PatternType:
+        """``PatternType.fromString`` is exact and case-sensitive on the enum name."""
+        return cls.__members__.get(text, cls.UNKNOWN)
 
     @property
     def is_specific(self) -> bool:

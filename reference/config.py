@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 
 import attrs
 
-from kafka_conformance.reference.errors import AclValueError, ConfigError
+from kafka_conformance.reference.errors import AclValueError, AuthorizerConfigError
 from kafka_conformance.reference.principal import KafkaPrincipal, parse_principal
 from kafka_conformance.reference.versions import Profile
 
@@ -27,13 +27,15 @@ SUPER_USERS_KEY = "super.users"
 ALLOW_EVERYONE_KEY = "allow.everyone.if.no.acl.found"
 
 
+def _principal_set(values: Iterable[KafkaPrincipal]) -> frozenset[KafkaPrincipal]:
+    return frozenset(values)
+
+
 @attrs.frozen
 class AuthorizerConfig:
     """The parsed configuration the decision procedure needs."""
 
-    super_users: frozenset[KafkaPrincipal] = attrs.field(
-        default=frozenset(), converter=frozenset
-    )
+    super_users: frozenset[KafkaPrincipal] = attrs.field(default=frozenset(), converter=_principal_set)
     allow_everyone_if_no_acl_found: bool = False
 
     @classmethod
@@ -60,12 +62,17 @@ def _parse_super_users(raw: object, profile: Profile) -> frozenset[KafkaPrincipa
     if raw is None:
         return frozenset()
     if not isinstance(raw, str):
-        raise ConfigError(SUPER_USERS_KEY, raw, "must be a string of ';'-separated principals")
+        raise AuthorizerConfigError(SUPER_USERS_KEY, raw, "must be a string of ';'-separated principals")
     if profile.strict_config:
-        # AclAuthorizer only reads a non-empty string; then every segment must parse.
+        # AclAuthorizer only reads a non-empty string, splits it with Java's
+        # String.split (which drops *trailing* empty pieces), then every remaining
+        # piece, trimmed, must parse: ";User:a" and "User:a;;User:b" fail, "User:a;" does not.
         if raw == "":
             return frozenset()
-        segments = [s.strip() for s in raw.split(";")]
+        pieces = raw.split(";")
+        while pieces and pieces[-1] == "":
+            pieces.pop()
+        segments = [s.strip() for s in pieces]
     else:
         if raw.strip() == "":
             return frozenset()
@@ -75,7 +82,7 @@ def _parse_super_users(raw: object, profile: Profile) -> frozenset[KafkaPrincipa
         try:
             users.add(parse_principal(segment))
         except AclValueError as exc:
-            raise ConfigError(
+            raise AuthorizerConfigError(
                 SUPER_USERS_KEY, raw, f"entry {position} ({segment!r}) is not 'Type:name'"
             ) from exc
     return frozenset(users)
@@ -87,9 +94,8 @@ def _parse_allow_everyone(raw: object, profile: Profile) -> bool:
     if isinstance(raw, bool):
         return raw
     if not isinstance(raw, str):
-        raise ConfigError(ALLOW_EVERYONE_KEY, raw, "must be 'true' or 'false'")
+        raise AuthorizerConfigError(ALLOW_EVERYONE_KEY, raw, "must be 'true' or 'false'")
     value = raw.strip() if profile.trims_allow_everyone else raw
-    if profile.strict_config:
-        if value.lower() not in ("true", "false"):
-            raise ConfigError(ALLOW_EVERYONE_KEY, raw, "must be 'true' or 'false'")
+    if profile.strict_config and value.lower() not in ("true", "false"):
+        raise AuthorizerConfigError(ALLOW_EVERYONE_KEY, raw, "must be 'true' or 'false'")
     return value.lower() == "true"

@@ -59,11 +59,19 @@ class Rule(enum.Enum):
     ERROR = "error"
 
 
+def _plain_principal(principal: KafkaPrincipal) -> KafkaPrincipal:
+    if type(principal) is KafkaPrincipal:
+        return principal
+    return KafkaPrincipal(principal.principal_type, principal.name)
+
+
 @attrs.frozen
 class RequestContext:
     """The caller: principal and client address as Java's ``getHostAddress`` renders it."""
 
-    principal: KafkaPrincipal
+    principal: KafkaPrincipal = attrs.field(converter=_plain_principal)
+    """Re-wrapped as a plain KafkaPrincipal: both Kafka authorizers compare only the
+    type and name of the session principal, whatever its class."""
     host: str = "127.0.0.1"
 
     def __str__(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = [
     "AclFileError",
     "AclValueError",
+    "AuthorizerConfigError",
     "AuthorizerError",
     "ConfigError",
     "KafkaException",
@@ -48,6 +49,13 @@ class ConfigError(KafkaException, ValueError):
         self.value = value
         self.reason = reason
         super().__init__(f"invalid value {value!r} for configuration {key}: {reason}")
+
+
+class AuthorizerConfigError(ConfigError):
+    """An authorizer refusing its configuration: both flavours throw
+    IllegalArgumentException from ``configure()``."""
+
+    kafka_exception = "java.lang.IllegalArgumentException"
 
 
 class AuthorizerError(KafkaException):

@@ -156,9 +156,10 @@ class Profile:
     # -- configuration --------------------------------------------------------
     @property
     def trims_allow_everyone(self) -> bool:
-        """KAFKA-14962: StandardAuthorizer trims ``allow.everyone.if.no.acl.found``
-        from 3.6.0; before, " true" meant false. AclAuthorizer always trimmed."""
-        return self.flavour is Flavour.ACL or self.version.at_least("3.6.0")
+        """KAFKA-14962: both authorizers trim ``allow.everyone.if.no.acl.found``
+        from 3.6.0; before, " true" meant false for StandardAuthorizer and was an
+        error for AclAuthorizer (Scala ``toBoolean``)."""
+        return self.version.at_least("3.6.0")
 
     @property
     def strict_config(self) -> bool:

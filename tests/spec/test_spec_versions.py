@@ -1,0 +1,238 @@
+"""Where Kafka's authorizer semantics changed between releases (memo §8).
+
+Each ticket is checked on both sides of its fix, on the flavour it concerns and,
+where it matters, on the other flavour as a control.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_conformance.reference import (
+    AclBinding,
+    AclValueError,
+    AuthorizationResult,
+    KafkaVersion,
+    PatternType,
+    Rule,
+    profile_for,
+)
+
+ALLOWED, DENIED, ERROR = (
+    AuthorizationResult.ALLOWED,
+    AuthorizationResult.DENIED,
+    AuthorizationResult.ERROR,
+)
+
+
+def std(version):
+    return profile_for(version, "standard")
+
+
+def zk(version):
+    return profile_for(version, "acl")
+
+
+# -- KAFKA-14435: allow.everyone applied when no ACL *applied* (StandardAuthorizer 3.2.0-3.3.1) ---
+
+
+@pytest.mark.parametrize(
+    ("profile", "buggy"),
+    [
+        (std("3.2.0"), True), (std("3.2.3"), True), (std("3.3.0"), True), (std("3.3.1"), True),
+        (std("3.3.2"), False), (std("3.4.0"), False), (std("3.9.0"), False), (profile_for(), False),
+        (zk("3.2.0"), False), (zk("3.3.1"), False),
+    ],
+    ids=str,
+)
+def test_kafka_14435_default_when_no_acl_applied(build, decide_one, profile, buggy):
+    """StandardAuthorizerTest.testAllowEveryoneIfNoAclFoundConfigEnabled across versions:
+    with the flag on and an ACL for someone else on topic1, the fixed authorizers DENY
+    Bob (topic1 has ACLs); 3.2.0-3.3.1 let the default decide and ALLOW him."""
+    authz = build(profile, [AclBinding.of("ALLOW", "User:Alice", "READ", "TOPIC", "topic1")],
+                  allow_everyone=True)
+    decision = decide_one(authz, "User:Bob", "READ", "TOPIC", "topic1")
+    if buggy:
+        assert decision.result is ALLOWED and decision.rule is Rule.NO_ACL_APPLIED_DEFAULT
+    else:
+        assert decision.result is DENIED and decision.rule is Rule.NO_ACL_APPLIED
+    assert decide_one(authz, "User:Bob", "READ", "TOPIC", "topic2").result is ALLOWED
+
+
+@pytest.mark.parametrize("profile", [std("3.2.0"), std("3.3.1")], ids=str)
+def test_kafka_14435_bug_needs_the_flag(build, check, profile):
+    """With the flag off the buggy default is DENIED, so nothing changes."""
+    authz = build(profile, [AclBinding.of("ALLOW", "User:Alice", "READ", "TOPIC", "topic1")])
+    assert check(authz, "User:Bob", "READ", "TOPIC", "topic1") is DENIED
+
+
+@pytest.mark.parametrize("profile", [std("3.2.0"), std("3.3.1")], ids=str)
+def test_kafka_14435_applying_deny_still_wins(build, check, profile):
+    """The bug only concerned the case where no ACL applies; a DENY that applies wins."""
+    authz = build(profile, [AclBinding.of("DENY", "User:Bob", "READ", "TOPIC", "topic1")],
+                  allow_everyone=True)
+    assert check(authz, "User:Bob", "READ", "TOPIC", "topic1") is DENIED
+
+
+# -- KAFKA-14265: prefix shadowing (StandardAuthorizer 3.2.0-3.3.0) --------------------------------
+
+PREFIX_ACLS = [
+    AclBinding.of("ALLOW", "User:alice", "ALL", "TOPIC", "fooa", "PREFIXED"),
+    AclBinding.of("ALLOW", "User:bob", "ALL", "TOPIC", "foobar"),
+    AclBinding.of("ALLOW", "User:bob", "ALL", "TOPIC", "f", "PREFIXED"),
+]
+
+
+@pytest.mark.parametrize(
+    ("profile", "buggy"),
+    [
+        (std("3.2.0"), True), (std("3.2.3"), True), (std("3.3.0"), True),
+        (std("3.3.1"), False), (std("3.3.2"), False), (std("3.4.0"), False), (profile_for(), False),
+        (zk("3.3.0"), False),
+    ],
+    ids=str,
+)
+def test_kafka_14265_prefix_acls(build, check, profile, buggy):
+    """StandardAuthorizerTest.testPrefixAcls across versions: walking down from
+    ``foobarr``, the buggy lookup stops at ``fooa`` (not a prefix) and never sees the
+    PREFIXED ``f`` ACL, so bob is DENIED WRITE on foobarr."""
+    authz = build(profile, PREFIX_ACLS)
+    assert check(authz, "User:bob", "WRITE", "TOPIC", "foobarr") is (DENIED if buggy else ALLOWED)
+    # The assertions of testPrefixAcls that do not reach past a non-prefix entry hold everywhere.
+    assert check(authz, "User:bob", "READ", "TOPIC", "goobar") is DENIED
+    assert check(authz, "User:bob", "READ", "TOPIC", "fooa") is ALLOWED
+    assert check(authz, "User:alice", "DESCRIBE", "TOPIC", "fooa") is ALLOWED
+
+
+@pytest.mark.parametrize("profile", [std("3.2.0"), std("3.3.0")], ids=str)
+def test_kafka_14265_literal_wildcard_is_still_consulted(build, check, profile):
+    """The literal ``*`` entries were looked up separately, so the bug never hid them."""
+    authz = build(profile, [*PREFIX_ACLS, AclBinding.of("DENY", "User:bob", "WRITE", "TOPIC", "*")])
+    assert check(authz, "User:bob", "WRITE", "TOPIC", "foobarr") is DENIED
+
+
+# -- KAFKA-14733: non-literal actions ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("profile", "rejects"),
+    [
+        (std("3.2.0"), False), (std("3.4.0"), False),
+        (std("3.4.1"), True), (std("3.5.0"), True), (profile_for(), True),
+        (zk("2.0.0"), True), (zk("3.4.0"), True),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("principal", ["User:alice", "User:root"], ids=["user", "super-user"])
+def test_kafka_14733_non_literal_actions(build, decide_one, profile, rejects, principal):
+    """A PREFIXED action raises IllegalArgumentException - even for super users - in
+    AclAuthorizer and in StandardAuthorizer from 3.4.1/3.5.0; before that the
+    StandardAuthorizer matched the name as if it were literal (§2.1 step 1, §2.2)."""
+    authz = build(profile, [AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "foo")],
+                  super_users=["User:root"])
+    decision = decide_one(authz, principal, "READ", "TOPIC", "foo", pattern=PatternType.PREFIXED)
+    if rejects:
+        assert decision.result is ERROR and decision.error == "invalid-argument"
+    else:
+        assert decision.result is ALLOWED
+
+
+@pytest.mark.parametrize("profile", [std("3.2.0"), std("3.4.0")], ids=str)
+def test_kafka_14733_before_the_fix_the_name_is_literal(build, check, profile):
+    """Before the fix a PREFIXED action ``fo`` did not match the literal ``foo`` ACL."""
+    authz = build(profile, [AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "foo")])
+    assert check(authz, "User:alice", "READ", "TOPIC", "fo", pattern=PatternType.PREFIXED) is DENIED
+
+
+@pytest.mark.parametrize("profile", [std("3.5.0"), zk("3.9.0")], ids=str)
+def test_unknown_pattern_action_is_rejected(build, decide_one, profile):
+    authz = build(profile)
+    decision = decide_one(authz, "User:alice", "READ", "TOPIC", "foo", pattern=PatternType.UNKNOWN)
+    assert decision.result is ERROR and decision.error == "invalid-argument"
+
+
+# -- KAFKA-14962: trimming of allow.everyone (3.6.0) -------------------------------------------------
+
+
+@pytest.mark.parametrize(("version", "expected"), [("3.5.2", DENIED), ("3.6.0", ALLOWED)])
+def test_kafka_14962_padded_flag(build, check, version, expected):
+    """AuthorizerTest.testAclConfigWithWhitespace appeared with the fix: before 3.6.0 the
+    StandardAuthorizer read " true" as false, so a resource without ACLs was DENIED."""
+    authz = build(std(version))
+    authz.configure({"allow.everyone.if.no.acl.found": " true "})
+    assert check(authz, "User:alice", "READ", "TOPIC", "t") is expected
+
+
+# -- KAFKA-7702: single-character prefixes (2.0.x-2.1.0) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("version", "buggy"),
+    [("2.0.0", True), ("2.0.1", True), ("2.1.0", True), ("2.1.1", False), ("2.2.0", False),
+     ("3.9.0", False)],
+)
+def test_kafka_7702_single_character_prefix(build, check, version, buggy):
+    """AuthorizerTest.testSingleCharacterResourceAcls across versions.  Before the fix
+    the prefixed lookup ranged from the name down to, but excluding, its first
+    character (``aclCache.range``; PR #5994 switched to an inclusive ``to``), so a
+    one-character PREFIXED ACL was never found - not for ``_foo``, not even for ``_``."""
+    authz = build(zk(version), [
+        AclBinding.of("ALLOW", "User:*", "READ", "TOPIC", "f"),
+        AclBinding.of("ALLOW", "User:*", "READ", "TOPIC", "_", "PREFIXED"),
+    ])
+    assert check(authz, "User:alice", "READ", "TOPIC", "f") is ALLOWED
+    assert check(authz, "User:alice", "READ", "TOPIC", "foo") is DENIED
+    assert check(authz, "User:alice", "READ", "TOPIC", "_foo") is (DENIED if buggy else ALLOWED)
+    assert check(authz, "User:alice", "READ", "TOPIC", "_") is (DENIED if buggy else ALLOWED)
+    assert check(authz, "User:alice", "READ", "TOPIC", "foo_") is DENIED
+
+
+def test_kafka_7702_longer_prefixes_were_fine(build, check):
+    authz = build(zk("2.0.0"), [AclBinding.of("ALLOW", "User:*", "READ", "TOPIC", "fo", "PREFIXED")])
+    assert check(authz, "User:alice", "READ", "TOPIC", "foo") is ALLOWED
+
+
+# -- KAFKA-17759: Set.of principal set (4.0 line) [inferred in the memo] ---------------------------
+
+
+@pytest.mark.parametrize(("version", "throws"), [("3.9.0", False), ("4.0.0", True), (None, True)])
+def test_kafka_17759_session_principal_user_star(build, decide_one, version, throws):
+    """Memo §2.3 [inferred]: from the 4.0 line a session principal that *is* ``User:*``
+    makes authorize() throw for non-super-users (duplicate element in Set.of)."""
+    profile = profile_for() if version is None else std(version)
+    authz = build(profile, [AclBinding.of("ALLOW", "User:*", "READ", "TOPIC", "t")])
+    decision = decide_one(authz, "User:*", "READ", "TOPIC", "t")
+    if throws:
+        assert decision.result is ERROR and decision.error == "invalid-argument"
+    else:
+        assert decision.result is ALLOWED
+    supers = build(profile, super_users=["User:*"])
+    assert decide_one(supers, "User:*", "READ", "TOPIC", "t").result is ALLOWED
+
+
+# -- which releases exist -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("version", "flavour"),
+    [("3.1.2", "standard"), ("4.0.0", "acl"), ("1.1.0", "acl"), ("3.9", "bogus")],
+)
+def test_profiles_only_for_shipped_flavours(version, flavour):
+    """StandardAuthorizer first shipped in 3.2.0; AclAuthorizer was removed in 4.0
+    (KAFKA-17614); PREFIXED ACLs (2.0.0) bound the modelled range."""
+    with pytest.raises(AclValueError):
+        profile_for(version, flavour)
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"), [("3.9", KafkaVersion(3, 9, 0)), (" 3.3.2 ", KafkaVersion(3, 3, 2))]
+)
+def test_version_parsing(text, parsed):
+    assert KafkaVersion.parse(text) == parsed
+    assert KafkaVersion(3, 3, 2) < KafkaVersion(3, 4, 0) < KafkaVersion(3, 10, 0)
+
+
+@pytest.mark.parametrize("text", ["3", "3.x", "v3.9.0", "3.9.0.1"])
+def test_version_parsing_rejects_garbage(text):
+    with pytest.raises(AclValueError):
+        KafkaVersion.parse(text)
