@@ -23,13 +23,15 @@ from kafka_conformance.reference.acl import (
 )
 from kafka_conformance.reference.decision import Action, RequestContext
 from kafka_conformance.reference.principal import KafkaPrincipal, parse_principal
-from kafka_conformance.reference.records import AclRecord, AddAcl, RemoveAcl
+from kafka_conformance.reference.records import AddAcl, RemoveAcl
 
 __all__ = [
     "CASE_FORMAT_VERSION",
     "ByTypeQuery",
+    "LogStep",
     "Query",
     "Scenario",
+    "SnapshotStep",
     "binding_from_json",
     "binding_to_json",
     "scenario_from_json",
@@ -63,6 +65,20 @@ class ByTypeQuery:
 
 
 @attrs.frozen
+class SnapshotStep:
+    """A snapshot load in the middle of a record log: every ACL replaced at once
+    (a broker that fell behind catches up from a metadata snapshot)."""
+
+    acls: tuple[tuple[str, AclBinding], ...]
+
+    def __str__(self) -> str:
+        return f"load snapshot of {len(self.acls)} ACLs"
+
+
+LogStep = AddAcl | RemoveAcl | SnapshotStep
+
+
+@attrs.frozen
 class Scenario:
     """A configuration, ACLs, and questions.
 
@@ -73,7 +89,7 @@ class Scenario:
 
     properties: tuple[tuple[str, str], ...] = ()
     acls: tuple[tuple[str, AclBinding], ...] = ()
-    records: tuple[AclRecord, ...] = ()
+    records: tuple[LogStep, ...] = ()
     queries: tuple[Query, ...] = ()
     by_type: tuple[ByTypeQuery, ...] = ()
 
@@ -136,13 +152,17 @@ def _action_from_json(d: dict[str, Any]) -> Action:
     )
 
 
-def _record_to_json(r: AclRecord) -> dict[str, Any]:
+def _record_to_json(r: LogStep) -> dict[str, Any]:
+    if isinstance(r, SnapshotStep):
+        return {"snapshot": [{"id": i, **binding_to_json(b)} for i, b in r.acls]}
     if isinstance(r, AddAcl):
         return {"add": r.id, "acl": binding_to_json(r.binding)}
     return {"remove": r.id}
 
 
-def _record_from_json(d: dict[str, Any]) -> AclRecord:
+def _record_from_json(d: dict[str, Any]) -> LogStep:
+    if "snapshot" in d:
+        return SnapshotStep(tuple((a["id"], binding_from_json(a)) for a in d["snapshot"]))
     if "add" in d:
         return AddAcl(d["add"], binding_from_json(d["acl"]))
     return RemoveAcl(d["remove"])

@@ -18,7 +18,7 @@ import attrs
 from kafka_conformance import driver
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilities
 from kafka_conformance.anomalies import classify
-from kafka_conformance.cases import Query, Scenario
+from kafka_conformance.cases import Query, Scenario, SnapshotStep
 from kafka_conformance.driver import CaseFailed, Outcome, guarded
 from kafka_conformance.reference.acl import (
     AclBinding,
@@ -70,6 +70,8 @@ class Property:
     check: Callable[[CheckContext, Scenario], None]
     needs: Callable[[Capabilities], str | None] = lambda caps: None
     """Returns why the property is out of scope for these capabilities, or None."""
+    generator: str = "scenarios"
+    """Which strategy feeds it: ``scenarios`` (snapshot + questions) or ``record_logs``."""
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -268,6 +270,43 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
         _close(target)
 
 
+def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
+    """Stateful: a generated record log (adds, removals, re-adds under new ids,
+    snapshot loads) applied after the initial load, with every question asked
+    and acl_count checked after every step; at the end, a fresh target loaded
+    with the final snapshot must answer exactly as the replayed one."""
+    ref = ctx.reference(scenario)
+    target = _fresh(ctx, scenario)
+    try:
+        if ref is None or target is None:
+            return
+        ref.load_snapshot(scenario.snapshot)
+        ref.complete_initial_load()
+        total = len(scenario.records)
+        for n, record in enumerate(scenario.records, start=1):
+            if isinstance(record, SnapshotStep):
+                ref.load_snapshot(dict(record.acls))
+                guarded(f"load_snapshot(step {n})", lambda r=record: target.load_snapshot(dict(r.acls)))  # type: ignore[misc]
+            else:
+                ref.apply(record)
+                guarded(f"apply(step {n})", lambda r=record: target.apply(r))  # type: ignore[misc]
+            step = f"after step {n} of {total} ({record})"
+            _compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
+            _check_count(ctx, target, ref, step)
+        replayed = [o for q in scenario.queries for o in driver.authorize(target, q.context, q.actions)]
+    finally:
+        _close(target)
+    final = tuple(ref.snapshot().items())
+    loaded = _answers(ctx, scenario, final)
+    if loaded is None:
+        return
+    for question, r, f in zip(_questions(scenario), replayed, loaded, strict=True):
+        if r != f:
+            raise CaseFailed(Divergence("replay-differs", question, str(f), str(r),
+                                        "replaying the records must equal loading the final snapshot",
+                                        "after the whole log"))
+
+
 def _check_count(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, step: str) -> None:
     if not ctx.caps.acl_count:
         return
@@ -383,6 +422,10 @@ PROPERTIES: tuple[Property, ...] = (
              else "the target declares no not-ready state"),
     Property("records", "records applied in order, questions between every two records", check_records,
              lambda c: None if c.incremental else "the target declares no incremental record application"),
+    Property("record-log", "a generated record log, questions after every step; replay equals snapshot",
+             check_record_log,
+             lambda c: None if c.incremental else "the target declares no incremental record application",
+             generator="record_logs"),
     Property("listing", "acls(filter) and acl_count() agree with Kafka's filter semantics", check_listing,
              lambda c: None if c.listing else "the target declares no listing"),
     Property("deny-monotonic", "adding a DENY never grants", check_deny_monotonic),

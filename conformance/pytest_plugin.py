@@ -76,6 +76,30 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     )
 
 
+_TARGETS_KEY = pytest.StashKey[dict[str, Any]]()
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Resolve every target before running anything: a bad target is a usage error
+    (exit code 4), not ten failing tests."""
+    from kafka_conformance.targets import TargetError, resolve_target
+
+    resolved = config.stash.setdefault(_TARGETS_KEY, {})
+    for item in items:
+        if item.get_closest_marker("kafka_conformance") is None:
+            continue
+        spec = getattr(getattr(item, "cls", None), "kafka_conformance_target", None) or _option(config, "target")
+        if spec is None:
+            raise pytest.UsageError("no target: pass --kafka-conformance-target or authorizer_tests('SPEC')")
+        if spec not in resolved:
+            try:
+                resolved[spec] = resolve_target(
+                    spec, kafka_version=_option(config, "kafka-version"), flavour=_option(config, "flavour")
+                )
+            except TargetError as exc:
+                raise pytest.UsageError(str(exc)) from exc
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     notes = config.stash.get(_WARNINGS_KEY, [])
     if notes:
@@ -97,7 +121,8 @@ def authorizer_tests(target: str | None = None, **options: Any) -> type:
         test.__doc__ = next(p.summary for p in PROPERTIES if p.name == prop_name)
         return test
 
-    namespace = {"test_" + p.name.replace("-", "_"): make(p.name) for p in PROPERTIES}
+    namespace: dict[str, Any] = {"test_" + p.name.replace("-", "_"): make(p.name) for p in PROPERTIES}
+    namespace["kafka_conformance_target"] = target
     return type("KafkaAuthorizerConformance", (), namespace)
 
 
@@ -114,9 +139,10 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
     if wanted and prop_name not in [w.strip() for w in wanted.split(",")]:
         pytest.skip(f"not selected by --kafka-conformance-properties={wanted}")
     seed = config.getoption("hypothesis_seed", default=None)
+    resolved = config.stash.get(_TARGETS_KEY, {}).get(spec)
     try:
         report = check_authorizer(
-            spec,
+            resolved if resolved is not None else spec,
             kafka_version=options.get("kafka_version") or _option(config, "kafka-version"),
             flavour=options.get("flavour") or _option(config, "flavour"),
             mode=options.get("mode") or _option(config, "mode") or "well-formed",

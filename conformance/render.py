@@ -27,6 +27,9 @@ def describe_scenario(s: Scenario) -> list[str]:
         lines += [f"  #{n} [{i}] {b}" for n, (i, b) in enumerate(s.acls, start=1)]
     else:
         lines.append("ACLs: (none)")
+    if s.records:
+        lines.append("then, in order:")
+        lines += [f"  step {n}: {r}" for n, r in enumerate(s.records, start=1)]
     return lines
 
 

@@ -24,7 +24,7 @@ from kafka_conformance.driver import CaseFailed, TargetCrashed
 from kafka_conformance.properties import PROPERTIES, CheckContext, Property
 from kafka_conformance.report import Counterexample, PropertyResult, Report, Status
 from kafka_conformance.saved import save_counterexample
-from kafka_conformance.strategies import MODES, scenarios
+from kafka_conformance.strategies import MODES, record_logs, scenarios
 from kafka_conformance.targets import Target, TargetError, resolve_target
 
 __all__ = ["VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
@@ -135,8 +135,10 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
     examples = 0
     last_failing: list[Scenario] = []
 
+    strategy = record_logs(ctx.caps, mode) if prop.generator == "record_logs" else scenarios(ctx.caps, mode)
+
     @run_settings
-    @given(scenarios(ctx.caps, mode))
+    @given(strategy)
     def test(scenario: Scenario) -> None:
         nonlocal examples
         examples += 1

@@ -25,7 +25,7 @@ import attrs
 from hypothesis import strategies as st
 
 from kafka_conformance.adapters.protocol import Capabilities
-from kafka_conformance.cases import ByTypeQuery, Query, Scenario
+from kafka_conformance.cases import ByTypeQuery, LogStep, Query, Scenario, SnapshotStep
 from kafka_conformance.reference.acl import (
     CLUSTER_NAME,
     AccessControlEntry,
@@ -39,8 +39,9 @@ from kafka_conformance.reference.acl import (
 from kafka_conformance.reference.by_resource_type import PROBE_NAME
 from kafka_conformance.reference.decision import Action, RequestContext
 from kafka_conformance.reference.principal import parse_principal
+from kafka_conformance.reference.records import AddAcl, RemoveAcl
 
-__all__ = ["MODES", "Pool", "acl_sets", "pools", "scenarios"]
+__all__ = ["MODES", "Pool", "acl_sets", "pools", "record_logs", "scenarios"]
 
 MODES = ("well-formed", "hostile")
 
@@ -254,3 +255,36 @@ def scenarios(draw: st.DrawFn, caps: Capabilities, mode: str = "well-formed") ->
     return Scenario(
         properties=draw(config_properties(pool)), acls=acls, queries=qs, by_type=tuple(by_type)
     )
+
+
+@st.composite
+def record_logs(draw: st.DrawFn, caps: Capabilities, mode: str = "well-formed") -> Scenario:
+    """A valid KIP-801 record log: adds with fresh ids, removals of present ids,
+    re-adds of removed ACLs under new ids, and occasional snapshot loads, with
+    questions to ask after every step.  The snapshot loaded before the initial
+    load is part of the scenario too."""
+    pool = draw(pools(mode))
+    initial = draw(acl_sets(pool, caps, max_size=3))
+    candidates = [b for _, b in draw(acl_sets(pool, caps, max_size=6))] + [b for _, b in initial]
+    present: dict[str, AclBinding] = dict(initial)
+    steps: list[LogStep] = []
+    next_id = 0
+    for _ in range(draw(st.integers(1, 10))):
+        kind = draw(st.sampled_from(["add", "add", "remove", "snapshot"]))
+        absent = [b for b in candidates if b not in present.values()]
+        if kind == "remove" and present:
+            victim = draw(st.sampled_from(sorted(present)))
+            del present[victim]
+            steps.append(RemoveAcl(victim))
+        elif kind == "snapshot" and present:
+            keep = draw(st.lists(st.sampled_from(sorted(present)), unique=True))
+            present = {i: present[i] for i in sorted(keep)}
+            steps.append(SnapshotStep(tuple(present.items())))
+        elif absent:
+            next_id += 1
+            acl_id = f"r-{next_id}"
+            present[acl_id] = draw(st.sampled_from(absent))
+            steps.append(AddAcl(acl_id, present[acl_id]))
+    everything = list({b: None for b in candidates})
+    qs = tuple(draw(st.lists(queries(pool, caps, everything), min_size=1, max_size=4)))
+    return Scenario(properties=draw(config_properties(pool)), acls=initial, records=tuple(steps), queries=qs)

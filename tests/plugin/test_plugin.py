@@ -1,0 +1,124 @@
+"""The pytest plugin, driven through pytester: options, header, generated tests,
+failure output, usage errors, and the state machine helper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "python_authorizer"
+
+
+@pytest.fixture
+def tester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.setenv("PYTHONPATH", str(EXAMPLES))
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider\n")
+    return pytester
+
+
+def test_generated_class_passes_for_a_correct_authorizer(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        test_mine="""
+from hypothesis import settings
+from kafka_conformance.pytest_plugin import authorizer_tests
+settings.register_profile("quick", max_examples=15)
+settings.load_profile("quick")
+TestMine = authorizer_tests("python:my_authorizer:factory")
+"""
+    )
+    result = tester.runpytest_subprocess("-q")
+    result.assert_outcomes(passed=9, skipped=1)
+
+
+def test_failure_is_reported_with_anomaly_and_replay(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        broken="""
+from my_authorizer import MyAuthorizer, MyAuthorizerAdapter
+class Broken(MyAuthorizer):
+    def check(self, principal, host, op, rtype, name, literal=True):
+        return True  # allows everything
+def factory():
+    return MyAuthorizerAdapter(Broken())
+""",
+        test_broken="""
+from kafka_conformance.pytest_plugin import authorizer_tests
+TestBroken = authorizer_tests("python:broken:factory")
+""",
+    )
+    result = tester.runpytest_subprocess("-q", "-k", "test_authorize")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*anomaly: *", "*replay: kafka-conformance replay *"])
+
+
+def test_target_from_option_and_header(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        test_opt="""
+from kafka_conformance.pytest_plugin import authorizer_tests
+TestFromOption = authorizer_tests()
+"""
+    )
+    result = tester.runpytest_subprocess(
+        "--kafka-conformance-target=reference:3.9.0:acl", "--kafka-conformance-properties=authorize",
+        "--hypothesis-seed=3",
+    )
+    result.stdout.fnmatch_lines(["*kafka-conformance: target=reference:3.9.0:acl*seed=3*"])
+    result.assert_outcomes(passed=1, skipped=9)
+
+
+def test_missing_target_is_a_usage_error(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        test_none="""
+from kafka_conformance.pytest_plugin import authorizer_tests
+TestNone = authorizer_tests()
+"""
+    )
+    result = tester.runpytest_subprocess("-q")
+    assert result.ret != 0
+    result.stderr.fnmatch_lines(["*no target*"])
+
+
+def test_bad_target_is_a_usage_error(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        test_bad="""
+from kafka_conformance.pytest_plugin import authorizer_tests
+TestBad = authorizer_tests("python:no_such_module:factory")
+"""
+    )
+    result = tester.runpytest_subprocess("-q")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*cannot import 'no_such_module'*"])
+
+
+def test_plugin_load_has_no_hypothesis_side_effects(tester: pytest.Pytester) -> None:
+    tester.makepyfile(test_x="def test_x():\n    pass\n")
+    result = tester.runpytest_subprocess("-q", "-W", "error")
+    result.assert_outcomes(passed=1)
+
+
+def test_profiles_are_registered_not_loaded(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        test_p="""
+from hypothesis import settings
+def test_profile():
+    assert settings._current_profile == "default"
+    settings.get_profile("kafka-conformance-ci")
+"""
+    )
+    tester.runpytest_subprocess("-q").assert_outcomes(passed=1)
+
+
+def test_state_machine_helper_runs(tester: pytest.Pytester) -> None:
+    tester.makepyfile(
+        test_sm="""
+from hypothesis import settings
+from kafka_conformance.stateful import authorizer_state_machine
+Machine = authorizer_state_machine("python:my_authorizer:factory")
+Machine.TestCase.settings = settings(max_examples=20, stateful_step_count=10, deadline=None)
+TestStateful = Machine.TestCase
+"""
+    )
+    tester.runpytest_subprocess("-q").assert_outcomes(passed=1)
