@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import attrs
+from hypothesis import event
+from hypothesis.errors import InvalidArgument
 
 from kafka_conformance import driver
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilities
@@ -112,8 +114,17 @@ def _agree(ctx: CheckContext, expected: Decision, actual: Outcome) -> bool:
     return expected.result is actual.result
 
 
+def _event(label: str) -> None:
+    """Also count through Hypothesis (``--hypothesis-show-statistics``) when inside a test."""
+    try:
+        event(label)
+    except InvalidArgument:
+        pass  # replaying a saved case: not inside a Hypothesis test
+
+
 def _record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool) -> None:
     ctx.coverage[f"rule:{decision.rule.value}"] += 1
+    _event(f"decided by {decision.rule.value}")
     for acl in decision.acls:
         if acl.pattern.pattern_type is PatternType.PREFIXED:
             ctx.coverage["match:prefixed"] += 1

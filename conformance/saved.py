@@ -62,7 +62,37 @@ def save_counterexample(cx: Counterexample, directory: Path, target: Target, see
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{cx.property}-{cx.anomaly}-{digest}.json"
     path.write_text(text + "\n", encoding="utf-8")
+    path.with_suffix(".py").write_text(pytest_snippet(cx, target.spec, str(caps.version), caps.flavour.value), encoding="utf-8")
     return path
+
+
+def pytest_snippet(cx: Counterexample, target: str, kafka_version: str, flavour: str) -> str:
+    """A self-contained pytest test that fails until the divergence is fixed.
+
+    The scenario is written as Python literals (every value's repr is valid
+    Python), so the case reads as a regression test and needs no JSON file."""
+    what = cx.divergence.question if cx.divergence is not None else (cx.adapter_error or "")
+    return f'''"""Regression test written by kafka-conformance: {cx.property} / {cx.anomaly}.
+
+{what}
+"""
+
+from kafka_conformance.cases import ByTypeQuery, Query, Scenario, SnapshotStep
+from kafka_conformance.reference import (
+    AclBinding, AclOperation, Action, AddAcl, KafkaPrincipal, PatternType, RemoveAcl,
+    RequestContext, ResourcePattern, ResourceType,
+)
+from kafka_conformance.runner import run_property_once
+from kafka_conformance.targets import resolve_target
+
+SCENARIO = {cx.scenario!r}
+
+
+def test_{cx.property.replace("-", "_")}_{cx.anomaly.replace("-", "_")}():
+    target = resolve_target({target!r}, kafka_version={kafka_version!r}, flavour={flavour!r})
+    result = run_property_once({cx.property!r}, target, SCENARIO)
+    assert result.status.value == "passed", result.counterexample
+'''
 
 
 def load_case(path: str | Path) -> SavedCase:

@@ -213,7 +213,10 @@ def _read(path: Path, source: str) -> str:
     Universal-newline mode would turn a lone ``\\r`` inside a resource name into a
     line break; kafka-acls text is split on ``\\n`` only.
     """
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise AclFileError(source, None, f"cannot read the file: {exc.strerror or exc}") from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
