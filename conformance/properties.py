@@ -10,6 +10,7 @@ Hypothesis shrinks either to a minimal scenario.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -116,10 +117,8 @@ def _agree(ctx: CheckContext, expected: Decision, actual: Outcome) -> bool:
 
 def _event(label: str) -> None:
     """Also count through Hypothesis (``--hypothesis-show-statistics``) when inside a test."""
-    try:
+    with contextlib.suppress(InvalidArgument):  # replaying a saved case: not inside a test
         event(label)
-    except InvalidArgument:
-        pass  # replaying a saved case: not inside a Hypothesis test
 
 
 def _record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool) -> None:
