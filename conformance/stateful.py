@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from kafka_conformance import driver
+from kafka_conformance.anomalies import classify
 from kafka_conformance.cases import Query
 from kafka_conformance.driver import CaseFailed
 from kafka_conformance.reference.acl import AclBinding
@@ -89,7 +90,10 @@ def authorizer_state_machine(target: str | Target, *, mode: str = "well-formed")
             actual = driver.authorize(self.target, query.context, query.actions)
             for action, exp, act in zip(query.actions, expected, actual, strict=True):
                 if exp.result is not act.result or (exp.error or None) != (act.error or None):
-                    raise CaseFailed(Divergence("stateful-divergence", f"authorize({query.context}, [{action}])",
+                    anomaly = classify(exp, act.result, action, context=query.context, acls=self.ref.acls(),
+                                       allow_everyone=self.ref.config.allow_everyone_if_no_acl_found,
+                                       profile=self.ref.profile)
+                    raise CaseFailed(Divergence(anomaly, f"authorize({query.context}, [{action}])",
                                                 str(driver.Outcome(exp.result, exp.error)), str(act), exp.explain()))
 
         @invariant()
