@@ -416,6 +416,32 @@ def check_order_independence(ctx: CheckContext, scenario: Scenario) -> None:
                                         "the same ACLs loaded in reverse order gave a different answer"))
 
 
+def check_super_users(ctx: CheckContext, scenario: Scenario) -> None:
+    """Metamorphic: make every asking principal a super user; then every literal
+    action is ALLOWED whatever the ACLs say, even before the initial load."""
+    principals = sorted({str(q.context.principal) for q in scenario.queries})
+    config = dict(scenario.properties)
+    config["super.users"] = ";".join(principals)
+    promoted = attrs.evolve(scenario, properties=tuple(config.items()))
+    for complete in (False, True):
+        target = _fresh(ctx, promoted, complete=complete)
+        try:
+            if target is None:
+                return
+            for query in promoted.queries:
+                literal = [a for a in query.actions if a.resource.pattern_type is PatternType.LITERAL]
+                if not literal:
+                    continue
+                for action, outcome in zip(literal, driver.authorize(target, query.context, literal), strict=True):
+                    if outcome.result is not AuthorizationResult.ALLOWED:
+                        raise CaseFailed(Divergence(
+                            "super-user-denied", f"authorize({query.context}, [{action}])", "ALLOWED", str(outcome),
+                            f"{query.context.principal} is in super.users={config['super.users']!r}",
+                            "" if complete else "before complete_initial_load()"))
+        finally:
+            _close(target)
+
+
 def _needs_by_type(caps: Capabilities) -> str | None:
     return None if caps.by_type_variant is not None else "the target does not implement authorize_by_resource_type"
 
@@ -441,4 +467,5 @@ PROPERTIES: tuple[Property, ...] = (
     Property("deny-monotonic", "adding a DENY never grants", check_deny_monotonic),
     Property("allow-monotonic", "adding an ALLOW never revokes (allow.everyone off)", check_allow_monotonic),
     Property("order-independence", "answers do not depend on ACL order", check_order_independence),
+    Property("super-users", "super users are always allowed, ready or not", check_super_users),
 )

@@ -31,7 +31,7 @@ TestMine = authorizer_tests("python:my_authorizer:factory")
 """
     )
     result = tester.runpytest_subprocess("-q")
-    result.assert_outcomes(passed=9, skipped=1)
+    result.assert_outcomes(passed=10, skipped=1)
 
 
 def test_failure_is_reported_with_anomaly_and_replay(tester: pytest.Pytester) -> None:
@@ -66,7 +66,7 @@ TestFromOption = authorizer_tests()
         "--hypothesis-seed=3",
     )
     result.stdout.fnmatch_lines(["*kafka-conformance: target=reference:3.9.0:acl*seed=3*"])
-    result.assert_outcomes(passed=1, skipped=9)
+    result.assert_outcomes(passed=1, skipped=10)
 
 
 def test_missing_target_is_a_usage_error(tester: pytest.Pytester) -> None:
@@ -123,3 +123,18 @@ TestStateful = Machine.TestCase
 """
     )
     tester.runpytest_subprocess("-q").assert_outcomes(passed=1)
+
+
+def test_runs_under_xdist(tester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    tester.makepyfile(
+        test_mine="""
+from hypothesis import settings
+from kafka_conformance.pytest_plugin import authorizer_tests
+settings.register_profile("quick", max_examples=10)
+settings.load_profile("quick")
+TestMine = authorizer_tests("python:my_authorizer:factory")
+"""
+    )
+    result = tester.runpytest_subprocess("-q", "-n", "2")
+    result.assert_outcomes(passed=10, skipped=1)
