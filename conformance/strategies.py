@@ -141,23 +141,58 @@ def _entry(draw: st.DrawFn, pool: Pool, ops: Sequence[AclOperation]) -> AccessCo
 
 @st.composite
 def acl_sets(draw: st.DrawFn, pool: Pool, caps: Capabilities, max_size: int = 8) -> tuple[tuple[str, AclBinding], ...]:
+    acls, _ = draw(_acls_with_focus(pool, caps, max_size))
+    return acls
+
+
+@st.composite
+def _acls_with_focus(
+    draw: st.DrawFn, pool: Pool, caps: Capabilities, max_size: int = 8
+) -> tuple[tuple[tuple[str, AclBinding], ...], list[AclBinding]]:
     """ACLs from the pool, plus *mirrors*: an existing ACL with the permission
-    flipped and perhaps the principal, host, operation or pattern widened.
-    Mirrors make DENY-versus-ALLOW conflicts, the heart of the semantics, common."""
+    flipped and perhaps the principal, host, operation, pattern or resource
+    widened.  Mirrors make DENY-versus-ALLOW conflicts, the heart of the
+    semantics, common; the mirrored pairs are returned as the *focus* that
+    questions are aimed at."""
     bindings = draw(st.lists(acl_bindings(pool, caps), max_size=max_size, unique=True))
-    for _ in range(draw(st.integers(0, 3)) if bindings else 0):
-        mirror = _mirror(draw, draw(st.sampled_from(bindings)), caps)
+    focus: list[AclBinding] = []
+    for _ in range(draw(st.integers(1, 4)) if bindings else 0):
+        source = draw(st.sampled_from(bindings))
+        mirror = _mirror(draw, source, caps)
         if mirror not in bindings:
             bindings.append(mirror)
-    return tuple((f"acl-{i}", b) for i, b in enumerate(bindings))
+            focus += [source, mirror]
+    if caps.prefixed and draw(st.integers(0, 2)) == 0:
+        chain = _prefix_chain(draw, pool, caps)
+        bindings += [b for b in chain if b not in bindings]
+        focus += [*chain, chain[-1]]  # the longest prefix is the one a lookup finds first
+    return tuple((f"acl-{i}", b) for i, b in enumerate(bindings)), focus
+
+
+def _prefix_chain(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> list[AclBinding]:
+    """Nested PREFIXED ACLs on successive prefixes of one name with mixed
+    permissions (the shape of Kafka's StandardAuthorizerPropertyTest): every
+    prefix must count, the shortest (one character) and the longest alike."""
+    rtypes = [t for t in pool.types if t is not ResourceType.CLUSTER] or [ResourceType.TOPIC]
+    rtype = draw(st.sampled_from(rtypes))
+    name = draw(st.sampled_from([n for n in pool.names if len(n) >= 2] or ["foo"]))
+    entry = _entry(draw, pool, [op for op in (*pool.ops, AclOperation.ALL) if caps.profile().supports(op)])
+    cuts = draw(st.lists(st.integers(1, len(name)), min_size=2, max_size=3, unique=True))
+    chain = []
+    # Alternating permissions: a DENY under an ALLOW (or the reverse) on nested prefixes.
+    permission = draw(st.sampled_from([AclPermissionType.ALLOW, AclPermissionType.DENY]))
+    for cut in sorted(cuts):
+        permission = AclPermissionType.DENY if permission is AclPermissionType.ALLOW else AclPermissionType.ALLOW
+        chain.append(AclBinding(ResourcePattern(rtype, name[:cut], PatternType.PREFIXED),
+                                attrs.evolve(entry, permission_type=permission)))
+    return chain
 
 
 def _mirror(draw: st.DrawFn, acl: AclBinding, caps: Capabilities) -> AclBinding:
     entry, pattern = acl.entry, acl.pattern
-    flipped = (
-        AclPermissionType.DENY if entry.permission_type is AclPermissionType.ALLOW else AclPermissionType.ALLOW
-    )
-    widen = draw(st.sampled_from(["none", "principal", "host", "operation", "pattern", "pattern"]))
+    to_deny = entry.permission_type is AclPermissionType.ALLOW
+    flipped = AclPermissionType.DENY if to_deny else AclPermissionType.ALLOW
+    widen = draw(st.sampled_from(["none", "principal", "host", "operation", "pattern", "pattern", "wildcard"]))
     principal, host, op = entry.principal, entry.host, entry.operation
     rtype, name, ptype = pattern.resource_type, pattern.name, pattern.pattern_type
     if widen == "principal":
@@ -165,12 +200,29 @@ def _mirror(draw: st.DrawFn, acl: AclBinding, caps: Capabilities) -> AclBinding:
     elif widen == "host":
         host = "*"
     elif widen == "operation":
-        op = draw(st.sampled_from([AclOperation.ALL, *_IMPLYING, AclOperation.DESCRIBE]))
+        op = draw(st.sampled_from(_related_ops(op, to_deny)))
     elif widen == "pattern" and caps.prefixed and rtype is not ResourceType.CLUSTER and name not in ("", "*"):
         # A prefix of the name (shorter when possible): several prefixes of one name must all count.
         cut = draw(st.integers(1, max(1, len(name) - 1)))
         name, ptype = name[:cut], PatternType.PREFIXED
+    elif widen == "wildcard":
+        name, ptype = "*", PatternType.LITERAL
     return AclBinding(ResourcePattern(rtype, name, ptype), AccessControlEntry(principal, host, op, flipped))
+
+
+def _related_ops(op: AclOperation, to_deny: bool) -> list[AclOperation]:
+    """Operations whose interplay with ``op`` Kafka defines: ALL, and implication
+    in the direction that matters (a DENY of an implying operation must not deny
+    the implied one; an ALLOW of an implying operation must grant it)."""
+    related = [AclOperation.ALL]
+    implying = {AclOperation.DESCRIBE: (AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE, AclOperation.ALTER),
+                AclOperation.DESCRIBE_CONFIGS: (AclOperation.ALTER_CONFIGS,)}
+    if op in implying:
+        related += implying[op]
+    for implied, sources in implying.items():
+        if op in sources:
+            related.append(implied)
+    return related
 
 
 def _context(draw: st.DrawFn, pool: Pool) -> RequestContext:
@@ -216,6 +268,8 @@ def _aimed_action(draw: st.DrawFn, pool: Pool, acl: AclBinding) -> Action:
     op = acl.entry.operation
     if op is AclOperation.ALL or draw(st.integers(0, 3)) == 0:
         op = draw(st.sampled_from((*pool.ops, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS)))
+    elif draw(st.integers(0, 2)) == 0:
+        op = draw(st.sampled_from(_related_ops(op, True)[1:] or [op]))
     return Action(op, ResourcePattern(pattern.resource_type, name))
 
 
@@ -239,9 +293,10 @@ def config_properties(draw: st.DrawFn, pool: Pool) -> tuple[tuple[str, str], ...
 def scenarios(draw: st.DrawFn, caps: Capabilities, mode: str = "well-formed") -> Scenario:
     """A configuration, an ACL snapshot and several questions about it."""
     pool = draw(pools(mode))
-    acls = draw(acl_sets(pool, caps))
+    acls, focus = draw(_acls_with_focus(pool, caps))
     bindings = [b for _, b in acls]
-    qs = tuple(draw(st.lists(queries(pool, caps, bindings), min_size=1, max_size=6)))
+    aims = bindings + focus * 2  # questions mostly about the conflicting pairs
+    qs = tuple(draw(st.lists(queries(pool, caps, aims), min_size=1, max_size=6)))
     by_type: list[ByTypeQuery] = []
     if caps.by_type_variant is not None:
         for _ in range(draw(st.integers(0, 4))):

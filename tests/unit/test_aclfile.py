@@ -22,7 +22,7 @@ from kafka_conformance.reference.aclfile import (
     parse_kafka_acls_list,
     sniff_format,
 )
-from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.errors import AclFileError, AclValueError
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "acls"
 DN = "User:CN=alice,OU=Data Eng,O=Example\\, Inc."
@@ -329,7 +329,7 @@ def test_extension_decides_before_content(tmp_path: Path) -> None:
 
 
 def test_a_single_line_string_is_a_path() -> None:
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(AclFileError, match=r"no-such-acls\.yaml: cannot read the file"):
         load_acls("no-such-acls.yaml")
 
 
