@@ -78,16 +78,23 @@ def _positive(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.command == "check":
-            return _check(args)
-        if args.command == "replay":
-            return _replay(args)
-        if args.command == "explain":
-            return _explain(args)
-        return _targets()
+        return _dispatch(args)
     except UsageError as exc:
         print(f"kafka-conformance: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        if "kafka_conformance.targets" in sys.modules:
+            sys.modules["kafka_conformance.targets"].close_targets()
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        return _check(args)
+    if args.command == "replay":
+        return _replay(args)
+    if args.command == "explain":
+        return _explain(args)
+    return _targets()
 
 
 def _progress_enabled() -> bool:

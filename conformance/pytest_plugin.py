@@ -62,6 +62,14 @@ def _option(config: pytest.Config, name: str) -> str | None:
     return value
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import sys
+
+    targets = sys.modules.get("kafka_conformance.targets")
+    if targets is not None:
+        targets.close_targets()
+
+
 def pytest_report_header(config: pytest.Config) -> str | None:
     target = _option(config, "target")
     if target is None:

@@ -8,6 +8,14 @@ Grammar:
 * ``python:package.module:factory`` — ``factory()`` returns an object satisfying
   :class:`~kafka_conformance.adapters.protocol.AuthorizerUnderTest`; it is
   called once per case, so every case starts from a fresh authorizer;
+* ``cmd:<command line>`` — an implementation in any language run as a process
+  speaking JSON lines on stdin/stdout (``docs/subprocess-protocol.md``); the
+  command line is split like a POSIX shell would, but never run by one;
+* ``jvm:CLASS[,classpath=PATHS][,by-type=default|acl|truth]`` — a Java
+  ``org.apache.kafka.server.authorizer.Authorizer`` hosted in a JVM through
+  py4j (classpath also from ``$KAFKA_CONFORMANCE_CLASSPATH``); and the built-in
+  ``kafka-default-by-type``: Kafka 4.3.0's real ``authorizeByResourceType``
+  default (see ``adapters/jvm_adapter.py``);
 * a name registered by a third party in the ``kafka_conformance.targets``
   entry-point group, whose value is such a factory.
 """
@@ -15,7 +23,9 @@ Grammar:
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -32,7 +42,7 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.versions import DEFAULT_VERSION, Flavour, KafkaVersion, profile_for
 
-__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "resolve_target"]
+__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "resolve_target"]
 
 ENTRY_POINT_GROUP = "kafka_conformance.targets"
 
@@ -51,9 +61,27 @@ class Target:
         return self.factory()
 
 
+def close_targets() -> None:
+    """Stop every process or JVM that targets started (shared across cases for speed).
+
+    The CLI and the pytest plugin call this when a run ends; interpreter exit does
+    it too, as a last resort."""
+    if "kafka_conformance.adapters.subprocess_adapter" in sys.modules:
+        sys.modules["kafka_conformance.adapters.subprocess_adapter"].close_shared_sessions()
+    jvm = sys.modules.get("kafka_conformance.adapters.jvm_adapter")
+    if jvm is not None and hasattr(jvm, "close_shared"):
+        jvm.close_shared()
+
+
 def builtin_targets() -> list[tuple[str, str, bool]]:
     """(name, description, runnable here) for ``kafka-conformance targets``."""
-    found = [("reference[:VERSION[:FLAVOUR]]", "the kit's reference authorizer", True)]
+    found = [
+        ("reference[:VERSION[:FLAVOUR]]", "the kit's reference authorizer", True),
+        ("cmd:COMMAND LINE", "an implementation in any language over JSON lines (docs/subprocess-protocol.md)", True),
+    ]
+    jvm_ready = shutil.which("java") is not None and importlib.util.find_spec("py4j") is not None
+    found += [(name, what, jvm_ready) for name, what in _JVM_BUILTINS.items()]
+    found.append(("jvm:CLASS[,classpath=PATHS]", "a Java Authorizer hosted through py4j", jvm_ready))
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.append((ep.name, f"third-party target from {ep.value}", True))
     return found
@@ -76,11 +104,10 @@ def resolve_target(
             target = _reference(spec, rest, kafka_version, flavour)
         elif kind == "python":
             target = _python(spec, rest)
-        elif kind in ("cmd", "jvm"):
-            raise TargetError(
-                f"target kind {kind!r} ({spec!r}) is not available in this release of the kit; "
-                "use python:MODULE:FACTORY or reference"
-            )
+        elif kind == "cmd":
+            target = _cmd(spec, rest)
+        elif kind == "jvm" or spec in _JVM_BUILTINS:
+            target = _jvm(spec, rest)
         else:
             target = _entry_point(spec)
         return _override(target, kafka_version, flavour)
@@ -148,6 +175,35 @@ def _from_factory(spec: str, factory: Callable[[], object]) -> Target:
 
 def _python(spec: str, rest: str) -> Target:
     return _from_factory(spec, _load_factory(spec, rest))
+
+
+def _cmd(spec: str, command: str) -> Target:
+    """``cmd:<command line>``: an implementation in any language speaking the JSON-lines
+    protocol of ``docs/subprocess-protocol.md``.  One process serves every case (each
+    adapter starts with ``reset``); it is stopped at interpreter exit, or earlier by
+    ``kafka_conformance.adapters.subprocess_adapter.close_shared_sessions()``."""
+    from kafka_conformance.adapters.subprocess_adapter import command_target
+
+    try:
+        factory, caps = command_target(command)
+    except AdapterError as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from exc
+    return Target(spec, factory, caps)
+
+
+_JVM_BUILTINS = {"kafka-default-by-type": "Kafka 4.3.0's real authorizeByResourceType default (JVM)"}
+
+
+def _jvm(spec: str, rest: str) -> Target:
+    """``jvm:CLASS`` or a JVM built-in: one JVM serves every case (a fresh Java object
+    each); it is stopped at interpreter exit."""
+    from kafka_conformance.adapters import jvm_adapter
+
+    try:
+        factory = jvm_adapter.builtin_factory(spec) if spec in _JVM_BUILTINS else jvm_adapter.jvm_factory(rest)
+    except ValueError as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from exc
+    return _from_factory(spec, factory)
 
 
 def _entry_point(spec: str) -> Target:
