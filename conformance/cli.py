@@ -64,6 +64,14 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--super-users", help="raw super.users value, overrides the file's config")
     explain.add_argument("--allow-everyone", help="raw allow.everyone.if.no.acl.found value")
 
+    cfg = sub.add_parser("explain-config", help="what a producer configuration really does on a given version")
+    cfg.add_argument("settings", nargs="*", metavar="KEY=VALUE", help="producer properties, e.g. acks=1")
+    cfg.add_argument("--properties", type=Path, help="a Java .properties file to read first")
+    cfg.add_argument("--client", choices=["java", "console", "librdkafka"], default="java")
+    cfg.add_argument("--kafka-version", help="Kafka release (librdkafka release for --client librdkafka); default newest")
+    cfg.add_argument("--profile", choices=["shipped", "tristate"], default="shipped",
+                     help="tristate: the never-shipped off/required/requested enable.idempotence proposal")
+
     sub.add_parser("targets", help="list the built-in targets and whether each can run here")
     return parser
 
@@ -94,6 +102,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _replay(args)
     if args.command == "explain":
         return _explain(args)
+    if args.command == "explain-config":
+        return _explain_config(args)
     return _targets()
 
 
@@ -220,6 +230,48 @@ def _explain(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     print(f"{question} [{profile}]")
     print(decision.explain())
+    return EXIT_OK
+
+
+def _read_properties(path: Path) -> dict[str, str]:
+    """Java .properties, the common subset: key=value or key: value, # and ! comments."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    props = {}
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text[0] in "#!":
+            continue
+        key, sep, value = (text.partition("=") if "=" in text else text.partition(":"))
+        if not sep or not key.strip():
+            raise UsageError(f"{path}:{number}: expected key=value, got {line!r}")
+        props[key.strip()] = value.strip()
+    return props
+
+
+def _explain_config(args: argparse.Namespace) -> int:
+    from kafka_conformance.reference.config_values import render_effective_config
+    from kafka_conformance.reference.errors import AclValueError, ConfigError
+    from kafka_conformance.reference.producer_config import IdempotenceProfile, explain_config
+
+    props = _read_properties(args.properties) if args.properties else {}
+    for item in args.settings:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"expected KEY=VALUE, got {item!r}")
+        props[key] = value
+    try:
+        effective = explain_config(props, client=args.client, version=args.kafka_version,
+                                   profile=IdempotenceProfile(args.profile))
+    except ConfigError as exc:
+        # Kafka itself refuses this configuration: that is the answer, with the keys named.
+        print(f"the producer refuses this configuration: {exc}")
+        return EXIT_USAGE
+    except AclValueError as exc:
+        raise UsageError(str(exc)) from exc
+    print(render_effective_config(effective))
     return EXIT_OK
 
 

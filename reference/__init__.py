@@ -37,12 +37,14 @@ from kafka_conformance.reference.authorizer import (
     ReferenceAuthorizer,
     default_variant,
 )
+from kafka_conformance.reference.batches import LogRecord, ProducerBatch
 from kafka_conformance.reference.by_resource_type import (
     PROBE_NAME,
     ByTypeVariant,
     authorize_by_resource_type,
 )
 from kafka_conformance.reference.config import AuthorizerConfig, parse_config
+from kafka_conformance.reference.config_values import EffectiveConfig, ProducerConfigError, render_effective_config
 from kafka_conformance.reference.decision import (
     Action,
     AuthorizationResult,
@@ -63,7 +65,10 @@ from kafka_conformance.reference.filters import (
     AclBindingFilter,
     ResourcePatternFilter,
 )
+from kafka_conformance.reference.partition_log import PartitionLog, ProduceResponse
 from kafka_conformance.reference.principal import KafkaPrincipal, parse_principal
+from kafka_conformance.reference.produce_errors import ProduceError
+from kafka_conformance.reference.producer_config import IdempotenceProfile, explain_config
 from kafka_conformance.reference.records import AclRecord, AclStore, AddAcl, RemoveAcl, replay
 from kafka_conformance.reference.request_outcome import CheckResult, RequestOutcome, authorize_request
 from kafka_conformance.reference.requests import (
@@ -134,17 +139,26 @@ __all__ = [
     "Decision",
     "DeleteResult",
     "DescribeProducers",
+    # idempotence
+    "EffectiveConfig",
     "EndTxn",
     "ErrorCode",
     "Fetch",
     "FindCoordinator",
     "Flavour",
+    "IdempotenceProfile",
     "InitProducerId",
     "KafkaException",
     "KafkaPrincipal",
     "KafkaVersion",
+    "LogRecord",
+    "PartitionLog",
     "PatternType",
     "Produce",
+    "ProduceError",
+    "ProduceResponse",
+    "ProducerBatch",
+    "ProducerConfigError",
     "Profile",
     "ReferenceAuthorizer",
     "RemoveAcl",
@@ -164,6 +178,7 @@ __all__ = [
     "default_variant",
     "dump_json",
     "dump_yaml",
+    "explain_config",
     "format_kafka_acls_list",
     "idempotent_write_deprecated",
     "idempotent_write_required",
@@ -173,6 +188,7 @@ __all__ = [
     "parse_kafka_acls_list",
     "parse_principal",
     "profile_for",
+    "render_effective_config",
     "replay",
     "required_checks",
     "sniff_format",

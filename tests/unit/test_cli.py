@@ -134,3 +134,24 @@ def test_explain_bad_operation_names_it(tmp_path: Path) -> None:
 def test_targets_lists_reference(tmp_path: Path) -> None:
     done = run("targets", cwd=tmp_path)
     assert done.returncode == 0 and "reference" in done.stdout
+
+
+def test_explain_config_shows_origins(tmp_path: Path) -> None:
+    done = run("explain-config", "acks=1", "--kafka-version", "3.2.0", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "idempotence off" in done.stdout and "KAFKA-13673" in done.stdout and "[user]" in done.stdout
+
+
+def test_explain_config_conflict_names_the_keys_and_exits_2(tmp_path: Path) -> None:
+    done = run("explain-config", "acks=1", "enable.idempotence=true", "--kafka-version", "3.2.0", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "acks" in done.stdout and "enable.idempotence" in done.stdout
+
+
+def test_explain_config_reads_a_properties_file(tmp_path: Path) -> None:
+    (tmp_path / "p.properties").write_text("# producer\nacks = all\nmax.in.flight.requests.per.connection: 5\n")
+    done = run("explain-config", "--properties", "p.properties", cwd=tmp_path)
+    assert done.returncode == 0 and "idempotence on" in done.stdout, done.stdout
+    (tmp_path / "bad.properties").write_text("acks\n")
+    bad = run("explain-config", "--properties", "bad.properties", cwd=tmp_path)
+    assert bad.returncode == 2 and "bad.properties:1" in bad.stderr
