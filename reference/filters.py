@@ -29,6 +29,7 @@ from kafka_conformance.reference.acl import (
     ResourcePattern,
     ResourceType,
 )
+from kafka_conformance.reference.errors import AclValueError
 
 __all__ = [
     "ANY_ACL",
@@ -55,7 +56,9 @@ class ResourcePatternFilter:
                 return pattern.name in (self.name, WILDCARD_RESOURCE)
             if pattern.pattern_type is PatternType.PREFIXED:
                 return self.name.startswith(pattern.name)
-            return False
+            # Kafka throws for a stored binding whose pattern is UNKNOWN (found by
+            # running the real AclBindingFilter.matches under the kit).
+            raise AclValueError("pattern_type", pattern.pattern_type.name, "Unsupported PatternType for a MATCH filter")
         ptype = self.pattern_type
         if ptype is not PatternType.ANY and ptype is not pattern.pattern_type:
             return False

