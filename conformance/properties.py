@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 from hypothesis import event
@@ -98,6 +98,28 @@ def _fresh(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str, AclB
 def _close(target: AuthorizerUnderTest | None) -> None:
     if target is not None:
         guarded("close()", target.close)
+
+
+@contextlib.contextmanager
+def _pair(ctx: CheckContext, scenario: Scenario, *, initial: bool = True,
+          complete: bool = True) -> Iterator[tuple[ReferenceAuthorizer, AuthorizerUnderTest] | None]:
+    """A configured reference and a fresh target, both loaded the same way
+    (the scenario's snapshot, or nothing when ``initial`` is false; the initial
+    load completed or not).  Yields None when the configuration is invalid for
+    either (``check_authorize`` checks that they agree on that)."""
+    ref = ctx.reference(scenario)
+    target = _fresh(ctx, scenario, acls=None if initial else (), complete=complete)
+    try:
+        if ref is None or target is None:
+            yield None
+            return
+        if initial:
+            ref.load_snapshot(scenario.snapshot)
+        if complete:
+            ref.complete_initial_load()
+        yield ref, target
+    finally:
+        _close(target)
 
 
 def _expected_outcome(d: Decision) -> Outcome:
@@ -196,13 +218,10 @@ def _config_agreement(ref: ReferenceAuthorizer | None, target: AuthorizerUnderTe
 
 def check_by_type(ctx: CheckContext, scenario: Scenario) -> None:
     """authorize_by_resource_type equals the variant the target declares."""
-    ref = ctx.reference(scenario)
-    target = _fresh(ctx, scenario)
-    try:
-        if ref is None or target is None:
+    with _pair(ctx, scenario) as pair:
+        if pair is None:
             return
-        ref.load_snapshot(scenario.snapshot)
-        ref.complete_initial_load()
+        ref, target = pair
         for q in scenario.by_type:
             expected = ref.authorize_by_resource_type(q.context, q.operation, q.resource_type)
             actual = driver.by_type(target, q.context, q.operation, q.resource_type)
@@ -216,8 +235,6 @@ def check_by_type(ctx: CheckContext, scenario: Scenario) -> None:
                 Divergence(anomaly, f"authorize_by_resource_type({q})", str(_expected_outcome(expected)),
                            str(actual), f"[{ref.by_type_variant.value} semantics] {expected.explain()}")
             )
-    finally:
-        _close(target)
 
 
 def check_by_type_witness(ctx: CheckContext, scenario: Scenario) -> None:
@@ -248,26 +265,19 @@ def check_by_type_witness(ctx: CheckContext, scenario: Scenario) -> None:
 
 def check_not_ready(ctx: CheckContext, scenario: Scenario) -> None:
     """Before the initial load completes, non-super-users get not-ready; super users pass."""
-    ref = ctx.reference(scenario)
-    target = _fresh(ctx, scenario, complete=False)
-    try:
-        if ref is None or target is None:
-            return
-        ref.load_snapshot(scenario.snapshot)
-        _compare_queries(ctx, target, ref, scenario.queries, scenario, step="before complete_initial_load()")
-    finally:
-        _close(target)
+    with _pair(ctx, scenario, complete=False) as pair:
+        if pair is not None:
+            ref, target = pair
+            _compare_queries(ctx, target, ref, scenario.queries, scenario, step="before complete_initial_load()")
 
 
 def check_records(ctx: CheckContext, scenario: Scenario) -> None:
     """Stateful: ACLs arrive as records one by one after the initial load; every
     question is asked after every record, then the ACLs are removed again."""
-    ref = ctx.reference(scenario)
-    target = _fresh(ctx, scenario, acls=())
-    try:
-        if ref is None or target is None:
+    with _pair(ctx, scenario, initial=False) as pair:
+        if pair is None:
             return
-        ref.complete_initial_load()
+        ref, target = pair
         records: list[AclRecord] = [AddAcl(i, b) for i, b in scenario.acls]
         records += [RemoveAcl(i) for i, _ in scenario.acls[::2]]
         for n, record in enumerate(records, start=1):
@@ -276,8 +286,6 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
             step = f"after record {n} of {len(records)} ({record})"
             _compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
             _check_count(ctx, target, ref, step)
-    finally:
-        _close(target)
 
 
 def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
@@ -285,13 +293,10 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
     snapshot loads) applied after the initial load, with every question asked
     and acl_count checked after every step; at the end, a fresh target loaded
     with the final snapshot must answer exactly as the replayed one."""
-    ref = ctx.reference(scenario)
-    target = _fresh(ctx, scenario)
-    try:
-        if ref is None or target is None:
+    with _pair(ctx, scenario) as pair:
+        if pair is None:
             return
-        ref.load_snapshot(scenario.snapshot)
-        ref.complete_initial_load()
+        ref, target = pair
         total = len(scenario.records)
         for n, record in enumerate(scenario.records, start=1):
             if isinstance(record, SnapshotStep):
@@ -304,8 +309,6 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
             _compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
             _check_count(ctx, target, ref, step)
         replayed = [o for q in scenario.queries for o in driver.authorize(target, q.context, q.actions)]
-    finally:
-        _close(target)
     final = tuple(ref.snapshot().items())
     loaded = _answers(ctx, scenario, final)
     if loaded is None:
@@ -328,13 +331,10 @@ def _check_count(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceA
 
 def check_listing(ctx: CheckContext, scenario: Scenario) -> None:
     """acls(filter) returns exactly the ACLs Kafka's filter semantics match; acl_count agrees."""
-    ref = ctx.reference(scenario)
-    target = _fresh(ctx, scenario)
-    try:
-        if ref is None or target is None:
+    with _pair(ctx, scenario) as pair:
+        if pair is None:
             return
-        ref.load_snapshot(scenario.snapshot)
-        ref.complete_initial_load()
+        ref, target = pair
         _check_count(ctx, target, ref, "after load_snapshot()")
         filters = [ANY_ACL]
         for _, b in scenario.acls[:3]:
@@ -347,8 +347,6 @@ def check_listing(ctx: CheckContext, scenario: Scenario) -> None:
             if expected != actual:
                 raise CaseFailed(Divergence("listing-wrong", f"acls({f})", "\n".join(expected) or "(none)",
                                             "\n".join(actual) or "(none)", "AclBindingFilter.matches semantics"))
-    finally:
-        _close(target)
 
 
 # -- metamorphic (no reference needed) -------------------------------------------------------
