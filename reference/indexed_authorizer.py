@@ -1,0 +1,98 @@
+"""``IndexedAuthorizer``: the reference authorizer's lifecycle over :class:`IndexedAcls`.
+
+It *is* a :class:`~kafka_conformance.reference.authorizer.ReferenceAuthorizer`
+(configuration, readiness, records, snapshots, the admin path and ids are all
+inherited), whose store is an :class:`~.indexed.IndexedAcls`.  Only the parts
+that would scan every ACL per call are overridden: ``authorize``,
+``authorize_by_resource_type``, ``load_snapshot`` (the plain store's
+duplicate check is quadratic) and ``create_acls`` (its "already exists" test).
+``delete_acls`` and ``acls(filter)`` keep the inherited scan, as Kafka's do.
+The same scenario run against both classes must produce equal results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourceType
+from kafka_conformance.reference.authorizer import CreateResult, ReferenceAuthorizer
+from kafka_conformance.reference.by_resource_type import ByTypeVariant
+from kafka_conformance.reference.config import AuthorizerConfig
+from kafka_conformance.reference.decision import (
+    Action,
+    AuthorizationResult,
+    Decision,
+    RequestContext,
+)
+from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.indexed import IndexedAcls
+from kafka_conformance.reference.records import AddAcl
+from kafka_conformance.reference.validation import validate_new_acl
+from kafka_conformance.reference.versions import Profile
+
+__all__ = ["IndexedAuthorizer"]
+
+
+class IndexedAuthorizer(ReferenceAuthorizer):
+    """A :class:`ReferenceAuthorizer` that answers through indexes (same answers)."""
+
+    _store: IndexedAcls
+
+    def __init__(
+        self,
+        profile: Profile | None = None,
+        config: AuthorizerConfig | None = None,
+        *,
+        by_type_variant: ByTypeVariant | None = None,
+    ) -> None:
+        super().__init__(profile, config, by_type_variant=by_type_variant)
+        self._store = IndexedAcls()
+
+    def load_snapshot(self, acls: Mapping[str, AclBinding]) -> None:
+        """Replace every ACL at once; on an inconsistent snapshot nothing changes."""
+        self._store = IndexedAcls.from_snapshot(acls)
+
+    def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[Decision]:
+        """As the reference: an error in any action is the answer to every action."""
+        store, config, profile, ready = self._store, self.config, self.profile, self._loaded
+        decisions = []
+        for action in actions:
+            decision = store.decide(context, action, config, profile, ready=ready)
+            if decision.result is AuthorizationResult.ERROR:
+                return [decision] * len(actions)
+            decisions.append(decision)
+        return decisions
+
+    def authorize_by_resource_type(
+        self,
+        context: RequestContext,
+        operation: AclOperation,
+        resource_type: ResourceType,
+        variant: ByTypeVariant | None = None,
+    ) -> Decision:
+        if not self.profile.has_authorize_by_resource_type:
+            raise AclValueError(
+                "kafka version", str(self.profile.version), "authorizeByResourceType arrived in 2.8.0"
+            )
+        return self._store.authorize_by_resource_type(
+            context,
+            operation,
+            resource_type,
+            self.config,
+            self.profile,
+            variant or self.by_type_variant,
+            ready=self._loaded,
+        )
+
+    def create_acls(self, bindings: Iterable[AclBinding]) -> list[CreateResult]:
+        results = []
+        for binding in bindings:
+            try:
+                validate_new_acl(binding, self.profile)
+            except AclValueError as exc:
+                results.append(CreateResult(binding, str(exc)))
+                continue
+            if self._store.id_of(binding) is None:
+                self.apply(AddAcl(self._new_id(), binding))
+            results.append(CreateResult(binding))
+        return results
