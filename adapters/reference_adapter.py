@@ -18,6 +18,7 @@ from kafka_conformance.reference.decision import (
 )
 from kafka_conformance.reference.errors import AuthorizerError
 from kafka_conformance.reference.filters import AclBindingFilter
+from kafka_conformance.reference.indexed_authorizer import IndexedAuthorizer
 from kafka_conformance.reference.records import AclRecord
 from kafka_conformance.reference.versions import Profile
 
@@ -33,9 +34,11 @@ _EXCEPTIONS = {
 class ReferenceTarget:
     """Drives a :class:`ReferenceAuthorizer` through the adapter protocol."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, *, indexed: bool = False) -> None:
         self._profile = profile
-        self._authorizer = ReferenceAuthorizer(profile)
+        # The indexed engine answers identically and fast; as a target it puts the
+        # whole suite behind its differential tests.
+        self._authorizer = IndexedAuthorizer(profile) if indexed else ReferenceAuthorizer(profile)
 
     def capabilities(self) -> Capabilities:
         p = self._profile

@@ -5,6 +5,7 @@ Grammar:
 
 * ``reference`` | ``reference:VERSION`` | ``reference:VERSION:FLAVOUR`` — the
   kit's own reference authorizer (a sanity check of a set-up);
+  ``reference-indexed[...]`` — the same answers from the indexed engine;
 * ``python:package.module:factory`` — ``factory()`` returns an object satisfying
   :class:`~kafka_conformance.adapters.protocol.AuthorizerUnderTest`; it is
   called once per case, so every case starts from a fresh authorizer;
@@ -77,6 +78,7 @@ def builtin_targets() -> list[tuple[str, str, bool]]:
     """(name, description, runnable here) for ``kafka-conformance targets``."""
     found = [
         ("reference[:VERSION[:FLAVOUR]]", "the kit's reference authorizer", True),
+        ("reference-indexed[:VERSION[:FLAVOUR]]", "the reference's indexed engine (same answers, fast)", True),
         ("cmd:COMMAND LINE", "an implementation in any language over JSON lines (docs/subprocess-protocol.md)", True),
     ]
     jvm_ready = shutil.which("java") is not None and importlib.util.find_spec("py4j") is not None
@@ -100,8 +102,8 @@ def resolve_target(
         raise TargetError("empty target spec; try --target reference")
     kind, _, rest = spec.partition(":")
     try:
-        if kind == "reference":
-            target = _reference(spec, rest, kafka_version, flavour)
+        if kind in ("reference", "reference-indexed"):
+            target = _reference(spec, rest, kafka_version, flavour, indexed=kind == "reference-indexed")
         elif kind == "python":
             target = _python(spec, rest)
         elif kind == "cmd":
@@ -125,14 +127,14 @@ def _override(target: Target, kafka_version: str | None, flavour: str | None) ->
     return attrs.evolve(target, capabilities=caps)
 
 
-def _reference(spec: str, rest: str, kafka_version: str | None, flavour: str | None) -> Target:
+def _reference(spec: str, rest: str, kafka_version: str | None, flavour: str | None, *, indexed: bool = False) -> Target:
     parts = [p for p in rest.split(":") if p] if rest else []
     if len(parts) > 2:
         raise TargetError(f"target {spec!r}: expected reference[:VERSION[:FLAVOUR]]")
     version = kafka_version or (parts[0] if parts else str(DEFAULT_VERSION))
     chosen = flavour or (parts[1] if len(parts) > 1 else "standard")
     profile = profile_for(version, chosen)
-    return Target(spec, lambda: ReferenceTarget(profile), ReferenceTarget(profile).capabilities())
+    return Target(spec, lambda: ReferenceTarget(profile, indexed=indexed), ReferenceTarget(profile).capabilities())
 
 
 def _load_factory(spec: str, path: str) -> Callable[[], object]:
