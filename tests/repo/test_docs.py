@@ -20,7 +20,8 @@ def test_anomaly_catalogue_is_documented() -> None:
 def test_readme_names_the_two_setup_commands_used_by_ci() -> None:
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "python3 -m tox run -e py311,lint" in readme and "python3 -m tox run -e py311,lint" in ci
+    command = "python3 -m tox run -e py311,lint,jvm"
+    assert command in readme and command in ci
     assert "kafka-conformance check authorizer --target reference" in readme
 
 
