@@ -76,7 +76,7 @@ def pools(draw: st.DrawFn, mode: str = "well-formed") -> Pool:
     users = draw(st.lists(st.sampled_from(["alice", "bob", "carol", "dave"]), min_size=1, max_size=3, unique=True))
     principals = [f"User:{u}" for u in users]
     # Kafka accepts any principal type; `User:*` must match them too, `User:alice` must not.
-    principals += draw(st.lists(st.sampled_from(["Group:ops", "ServiceAccount:alice"]), max_size=1))
+    principals += draw(st.lists(st.sampled_from(["Group:ops", "ServiceAccount:alice"]), min_size=1, max_size=1))
     if hostile:
         # The same name in another case must be a different principal.
         principals.append(f"User:{users[0].upper()}")
@@ -237,6 +237,11 @@ def queries(draw: st.DrawFn, pool: Pool, caps: Capabilities, acls: Sequence[AclB
     target = draw(st.sampled_from(list(acls))) if aimed else None
     if target is not None and target.entry.principal in pool.principals:
         context = RequestContext(parse_principal(target.entry.principal), _host(draw, pool, target.entry.host))
+    elif target is not None and target.entry.principal == "User:*":
+        # `User:*` must cover every principal type, not only User: ask as another type when there is one.
+        others = [p for p in pool.principals if not p.startswith("User:")]
+        who = draw(st.sampled_from(others if others and draw(st.booleans()) else list(pool.principals)))
+        context = RequestContext(parse_principal(who), _host(draw, pool, target.entry.host))
     else:
         context = _context(draw, pool)
     actions = []
