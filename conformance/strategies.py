@@ -240,7 +240,8 @@ def queries(draw: st.DrawFn, pool: Pool, caps: Capabilities, acls: Sequence[AclB
     elif target is not None and target.entry.principal == "User:*":
         # `User:*` must cover every principal type, not only User: ask as another type when there is one.
         others = [p for p in pool.principals if not p.startswith("User:")]
-        who = draw(st.sampled_from(others if others and draw(st.booleans()) else list(pool.principals)))
+        use_other = bool(others) and draw(st.booleans())
+        who = draw(st.sampled_from(others if use_other else list(pool.principals)))
         context = RequestContext(parse_principal(who), _host(draw, pool, target.entry.host))
     else:
         context = _context(draw, pool)

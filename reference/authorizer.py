@@ -22,7 +22,7 @@ to every matching filter (StandardAuthorizer) or to the first (AclAuthorizer).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -111,14 +111,23 @@ class ReferenceAuthorizer:
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[Decision]:
         """Answer a batch.  Kafka throws for the whole batch at the first action that
         throws, so an error in any action is the answer to every action."""
-        acls = self._store.bindings()
+        decide_one = self._decider()
         decisions = []
         for action in actions:
-            decision = decide(acls, context, action, self.config, self.profile, ready=self._loaded)
+            decision = decide_one(context, action)
             if decision.result is AuthorizationResult.ERROR:
                 return [decision] * len(actions)
             decisions.append(decision)
         return decisions
+
+    def _decider(self) -> Callable[[RequestContext, Action], Decision]:
+        """How one action is decided: the spec over every ACL (engines override this)."""
+        acls = self._store.bindings()
+
+        def decide_one(context: RequestContext, action: Action) -> Decision:
+            return decide(acls, context, action, self.config, self.profile, ready=self._loaded)
+
+        return decide_one
 
     def authorize_one(self, context: RequestContext, action: Action) -> Decision:
         return self.authorize(context, [action])[0]
@@ -134,14 +143,14 @@ class ReferenceAuthorizer:
             raise AclValueError(
                 "kafka version", str(self.profile.version), "authorizeByResourceType arrived in 2.8.0"
             )
+        return self._by_type(context, operation, resource_type, variant or self.by_type_variant)
+
+    def _by_type(
+        self, context: RequestContext, operation: AclOperation, resource_type: ResourceType, variant: ByTypeVariant
+    ) -> Decision:
+        """The by-type answer itself: the spec (engines override this)."""
         return authorize_by_resource_type(
-            self._store.bindings(),
-            context,
-            operation,
-            resource_type,
-            self.config,
-            self.profile,
-            variant or self.by_type_variant,
+            self._store.bindings(), context, operation, resource_type, self.config, self.profile, variant,
             ready=self._loaded,
         )
 
@@ -166,10 +175,14 @@ class ReferenceAuthorizer:
             except AclValueError as exc:
                 results.append(CreateResult(binding, str(exc)))
                 continue
-            if binding not in self._store.by_id.values():
+            if not self._holds(binding):
                 self.apply(AddAcl(self._new_id(), binding))
             results.append(CreateResult(binding))
         return results
+
+    def _holds(self, binding: AclBinding) -> bool:
+        """Is this exact ACL already stored (CreateAcls is idempotent)?"""
+        return binding in self._store.by_id.values()
 
     def delete_acls(self, filters: Sequence[AclBindingFilter]) -> list[DeleteResult]:
         """Delete in one step: matching is computed against the ACLs before any removal."""

@@ -12,22 +12,18 @@ The same scenario run against both classes must produce equal results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourceType
-from kafka_conformance.reference.authorizer import CreateResult, ReferenceAuthorizer
+from kafka_conformance.reference.authorizer import ReferenceAuthorizer
 from kafka_conformance.reference.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.config import AuthorizerConfig
 from kafka_conformance.reference.decision import (
     Action,
-    AuthorizationResult,
     Decision,
     RequestContext,
 )
-from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.indexed import IndexedAcls
-from kafka_conformance.reference.records import AddAcl
-from kafka_conformance.reference.validation import validate_new_acl
 from kafka_conformance.reference.versions import Profile
 
 __all__ = ["IndexedAuthorizer"]
@@ -52,47 +48,20 @@ class IndexedAuthorizer(ReferenceAuthorizer):
         """Replace every ACL at once; on an inconsistent snapshot nothing changes."""
         self._store = IndexedAcls.from_snapshot(acls)
 
-    def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[Decision]:
-        """As the reference: an error in any action is the answer to every action."""
+    def _decider(self) -> Callable[[RequestContext, Action], Decision]:
         store, config, profile, ready = self._store, self.config, self.profile, self._loaded
-        decisions = []
-        for action in actions:
-            decision = store.decide(context, action, config, profile, ready=ready)
-            if decision.result is AuthorizationResult.ERROR:
-                return [decision] * len(actions)
-            decisions.append(decision)
-        return decisions
 
-    def authorize_by_resource_type(
-        self,
-        context: RequestContext,
-        operation: AclOperation,
-        resource_type: ResourceType,
-        variant: ByTypeVariant | None = None,
+        def decide_one(context: RequestContext, action: Action) -> Decision:
+            return store.decide(context, action, config, profile, ready=ready)
+
+        return decide_one
+
+    def _by_type(
+        self, context: RequestContext, operation: AclOperation, resource_type: ResourceType, variant: ByTypeVariant
     ) -> Decision:
-        if not self.profile.has_authorize_by_resource_type:
-            raise AclValueError(
-                "kafka version", str(self.profile.version), "authorizeByResourceType arrived in 2.8.0"
-            )
         return self._store.authorize_by_resource_type(
-            context,
-            operation,
-            resource_type,
-            self.config,
-            self.profile,
-            variant or self.by_type_variant,
-            ready=self._loaded,
+            context, operation, resource_type, self.config, self.profile, variant, ready=self._loaded
         )
 
-    def create_acls(self, bindings: Iterable[AclBinding]) -> list[CreateResult]:
-        results = []
-        for binding in bindings:
-            try:
-                validate_new_acl(binding, self.profile)
-            except AclValueError as exc:
-                results.append(CreateResult(binding, str(exc)))
-                continue
-            if self._store.id_of(binding) is None:
-                self.apply(AddAcl(self._new_id(), binding))
-            results.append(CreateResult(binding))
-        return results
+    def _holds(self, binding: AclBinding) -> bool:
+        return self._store.id_of(binding) is not None
