@@ -36,7 +36,6 @@ __all__ = [
     "AdapterError",
     "AuthorizerUnderTest",
     "Capabilities",
-    "ErrorComparison",
     "validate_adapter",
 ]
 
@@ -89,12 +88,6 @@ class Capabilities:
         if self.error_comparison == "ignore":
             skipped.append("error cases")
         return skipped
-
-
-class ErrorComparison:
-    KIND = "kind"
-    ANY = "any"
-    IGNORE = "ignore"
 
 
 @runtime_checkable

@@ -12,17 +12,16 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.adapters.subprocess_wire import decode_binding, encode_action, encode_binding
 from kafka_conformance.reference.acl import (
-    AccessControlEntry,
     AclBinding,
     AclOperation,
-    AclPermissionType,
     PatternType,
     ResourcePattern,
     ResourceType,
 )
 from kafka_conformance.reference.decision import Action, RequestContext
-from kafka_conformance.reference.principal import KafkaPrincipal, parse_principal
+from kafka_conformance.reference.principal import parse_principal
 from kafka_conformance.reference.records import AddAcl, RemoveAcl
 
 __all__ = [
@@ -106,26 +105,12 @@ class Scenario:
 
 
 def binding_to_json(b: AclBinding) -> dict[str, str]:
-    return {
-        "permission": b.entry.permission_type.name,
-        "principal": b.entry.principal,
-        "operation": b.entry.operation.name,
-        "resource_type": b.pattern.resource_type.name,
-        "name": b.pattern.name,
-        "pattern_type": b.pattern.pattern_type.name,
-        "host": b.entry.host,
-    }
+    """One ACL as JSON: the same object the subprocess protocol uses."""
+    return encode_binding(b)
 
 
 def binding_from_json(d: dict[str, Any]) -> AclBinding:
-    return AclBinding(
-        ResourcePattern(
-            ResourceType[d["resource_type"]], d["name"], PatternType[d["pattern_type"]]
-        ),
-        AccessControlEntry(
-            d["principal"], d["host"], AclOperation[d["operation"]], AclPermissionType[d["permission"]]
-        ),
-    )
+    return decode_binding(d, "acl")
 
 
 def _context_to_json(c: RequestContext) -> dict[str, str]:
@@ -137,12 +122,7 @@ def _context_from_json(d: dict[str, Any]) -> RequestContext:
 
 
 def _action_to_json(a: Action) -> dict[str, str]:
-    return {
-        "operation": a.operation.name,
-        "resource_type": a.resource.resource_type.name,
-        "name": a.resource.name,
-        "pattern_type": a.resource.pattern_type.name,
-    }
+    return encode_action(a)
 
 
 def _action_from_json(d: dict[str, Any]) -> Action:
@@ -207,7 +187,3 @@ def scenario_from_json(d: dict[str, Any]) -> Scenario:
             for q in d.get("by_type", [])
         ),
     )
-
-
-def principal(text: str) -> KafkaPrincipal:
-    return parse_principal(text)

@@ -4,7 +4,7 @@ or an adapter error.  Nothing a target does is allowed to pass silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import attrs
@@ -55,12 +55,6 @@ def guarded(what: str, fn: Callable[[], T]) -> T:
         raise TargetCrashed(f"{what}: {exc.kind}: {exc}") from exc
     except Exception as exc:
         raise TargetCrashed(f"{what} raised {type(exc).__name__}: {exc}") from exc
-
-
-def setup(
-    target: AuthorizerUnderTest, properties: Mapping[str, str], snapshot: Mapping[str, object]
-) -> None:
-    guarded("configure()", lambda: target.configure(dict(properties)))
 
 
 def authorize(

@@ -178,6 +178,10 @@ def _parse_entry(text: str) -> AccessControlEntry:
             "'(principal=..., host=..., operation=..., permissionType=...)'"
         )
     principal, host, operation, permission = match.groups()
+    return _entry(principal, host, operation, permission)
+
+
+def _entry(principal: str, host: str, operation: str, permission: str) -> AccessControlEntry:
     return AccessControlEntry(
         principal,
         host,
@@ -194,12 +198,7 @@ def _parse_legacy_entry(text: str) -> AccessControlEntry:
             "'User:name has Allow permission for operations: Read from hosts: *'"
         )
     principal, permission, operation, host = match.groups()
-    return AccessControlEntry(
-        principal,
-        host,
-        AclOperation.parse(operation, field="operation"),
-        AclPermissionType.parse(permission, field="permission type"),
-    )
+    return _entry(principal, host, operation, permission)
 
 
 def _parse_existing(body: str) -> AclBinding:

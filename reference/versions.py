@@ -57,10 +57,17 @@ class KafkaVersion:
         return self._key() < other._key()
 
     def at_least(self, text: str) -> bool:
-        return self >= KafkaVersion.parse(text)
+        return self >= _release(text)
 
     def __str__(self) -> str:
         return f"{self.major}.{self.minor}.{self.patch}"
+
+
+@functools.cache
+def _release(text: str) -> KafkaVersion:
+    """The release boundaries named in this module, parsed once: the profile
+    flags are read for every action the authorizer decides."""
+    return KafkaVersion.parse(text)
 
 
 LATEST_VERSION = KafkaVersion(4, 3, 0)
@@ -219,10 +226,10 @@ _INTRODUCED = {
 def _fixed(version: KafkaVersion, backport: str, release: str) -> bool:
     """True when ``version`` contains a fix released as ``backport`` on its own
     minor line and as ``release`` onwards."""
-    bp = KafkaVersion.parse(backport)
+    bp = _release(backport)
     if (version.major, version.minor) == (bp.major, bp.minor):
         return version >= bp
-    return version >= KafkaVersion.parse(release)
+    return version >= _release(release)
 
 
 def profile_for(

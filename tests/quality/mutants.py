@@ -12,7 +12,7 @@ from typing import Any
 
 from my_authorizer import IMPLIES, MyAuthorizer, MyAuthorizerAdapter
 
-from kafka_conformance.reference import AclBindingFilter, AclRecord, AddAcl, RemoveAcl
+from kafka_conformance.reference import AclBindingFilter, AclRecord, RemoveAcl
 
 Rule = tuple[str, str, str, str, str, str, str]
 
@@ -219,8 +219,6 @@ class ByTypeIgnoresDenyPrefixes(_Base):
 class ByTypeWithoutProbe(_Base):
     """No 'hardcode' probe: super users and implied operations are missed."""
 
-    def check_probe(self) -> None: ...
-
     def any_allowed(self, principal: str, host: str, op: str, rtype: str) -> bool:
         original = self.check
         self.check = lambda *a, **k: False  # type: ignore[method-assign]
@@ -299,5 +297,3 @@ MUTANTS: dict[str, tuple[Callable[[], Any], str]] = {
     "acl-count-counts-content": (AclCountCountsContent, "well-formed"),
     "listing-ignores-match": (ListingIgnoresMatch, "well-formed"),
 }
-
-_ = AddAcl
