@@ -72,8 +72,33 @@ def _parser() -> argparse.ArgumentParser:
     cfg.add_argument("--profile", choices=["shipped", "tristate"], default="shipped",
                      help="tristate: the never-shipped off/required/requested enable.idempotence proposal")
 
+    fmt = sub.add_parser("explain-format", help="KIP-98's space comparison against the v2 format that shipped")
+    fmt.add_argument("--key-size", type=_size, default=100, help="key bytes, -1 for a null key (default: %(default)s)")
+    fmt.add_argument("--value-size", type=_size, default=1024, help="value bytes (default: %(default)s)")
+    fmt.add_argument("--records", type=_counts, default=(1, 3, 10, 50, 100), help="batch sizes, comma-separated (default: 1,3,10,50,100)")
+
     sub.add_parser("targets", help="list the built-in targets and whether each can run here")
     return parser
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes, got {text!r}") from None
+    if value < -1:
+        raise argparse.ArgumentTypeError(f"a size is -1 (null) or more, got {value}")
+    return value
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated record counts, got {text!r}") from None
+    if not counts or min(counts) < 1 or max(counts) > 100_000:
+        raise argparse.ArgumentTypeError(f"record counts must be 1..100000, got {text!r}")
+    return counts
 
 
 def _positive(text: str) -> int:
@@ -104,7 +129,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _explain(args)
     if args.command == "explain-config":
         return _explain_config(args)
+    if args.command == "explain-format":
+        return _explain_format(args)
     return _targets()
+
+
+def _explain_format(args: argparse.Namespace) -> int:
+    from kafka_conformance.format_report import render_kip98
+    from kafka_conformance.reference.message_format import kip98_table
+
+    rows = kip98_table(args.records, args.key_size, args.value_size)
+    sys.stdout.write(render_kip98(rows, key_size=args.key_size, value_size=args.value_size))
+    return EXIT_OK
 
 
 def _progress_enabled() -> bool:
