@@ -248,7 +248,13 @@ def external_broker(bootstrap: str, timeout_s: float = READY_TIMEOUT_S) -> _Star
     host, sep, port_text = bootstrap.rpartition(":")
     if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"bootstrap address must be HOST:PORT, not {bootstrap!r}")
-    _wait_api_versions(host, int(port_text), timeout_s, None)
+    from kafka_conformance.adapters.wire_client import WireClient, WireError
+
+    try:  # a broker the user runs is up already: one attempt, no waiting for it to start
+        with WireClient(host, int(port_text), timeout_s=min(timeout_s, 10.0)):
+            pass
+    except WireError as exc:
+        raise BrokerStartError(f"bootstrap:{bootstrap}: {exc}") from exc
     return _Started("bootstrap", host, int(port_text), "external", lambda: None)
 
 

@@ -111,6 +111,25 @@ class FetchedBatch:
         return tuple(out)
 
 
+def _load_kafka() -> None:
+    """Import the kafka-python modules this client uses, once.
+
+    kafka-python 3.0 reads its message schemas with a deprecated
+    ``importlib.resources`` call while its modules are imported; that warning is
+    about kafka-python, not about us, and must not fail runs that treat warnings
+    as errors."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import kafka.protocol.admin  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        import kafka.protocol.consumer  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        import kafka.protocol.metadata  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        import kafka.protocol.producer  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        import kafka.record.default_records  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        import kafka.record.memory_records  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
+
+
 def _decode_value(raw: bytes | None) -> str:
     if raw is None:
         return "<null>"
@@ -122,7 +141,8 @@ def _decode_value(raw: bytes | None) -> str:
 
 def encode_batch(batch: ProducerBatch) -> bytes:
     """The v2 record batch bytes of ``batch`` (uncompressed, one record per value)."""
-    from kafka.record.default_records import DefaultRecordBatchBuilder
+    _load_kafka()
+    from kafka.record.default_records import DefaultRecordBatchBuilder  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     builder = DefaultRecordBatchBuilder(
         magic=2, compression_type=0, is_transactional=batch.transactional,
@@ -140,7 +160,8 @@ def decode_batches(data: bytes | None) -> tuple[FetchedBatch, ...]:
     """Every complete v2 batch in a fetched record set (a trailing partial batch is skipped)."""
     if not data:
         return ()
-    from kafka.record.memory_records import MemoryRecords
+    _load_kafka()
+    from kafka.record.memory_records import MemoryRecords  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     out = []
     records = MemoryRecords(bytes(data))
@@ -176,6 +197,7 @@ class WireClient:
         self._sock.settimeout(timeout_s)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
+            _load_kafka()
             self.versions = self.api_versions()
         except BaseException:
             self.close()
@@ -263,7 +285,7 @@ class WireClient:
 
     # -- operations --------------------------------------------------------------
     def api_versions(self) -> dict[int, tuple[int, int]]:
-        from kafka.protocol.metadata import ApiVersionsRequest, ApiVersionsResponse
+        from kafka.protocol.metadata import ApiVersionsRequest, ApiVersionsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         response = self.request(ApiVersionsRequest(), ApiVersionsResponse, 0)
         if response.error_code != 0:
@@ -274,7 +296,7 @@ class WireClient:
         self, topics: Iterable[str] | None = None, *, auto_create: bool = False
     ) -> tuple[dict[int, tuple[str, int]], tuple[TopicMetadata, ...]]:
         """(brokers by node id as (host, port), topics)."""
-        from kafka.protocol.metadata import MetadataRequest, MetadataResponse
+        from kafka.protocol.metadata import MetadataRequest, MetadataResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         version = self.version_for(3)
         req = MetadataRequest(topics=None if topics is None else [MetadataRequest.MetadataRequestTopic(name=t) for t in topics])
@@ -292,7 +314,7 @@ class WireClient:
     def create_topic(self, name: str, *, partitions: int = 1, replication_factor: int = 1, timeout_s: float = 10.0) -> None:
         """Create ``name`` (CreateTopics when offered, else a Metadata auto-create) and wait until it has a leader."""
         if self.supports(19):
-            from kafka.protocol.admin import CreateTopicsRequest, CreateTopicsResponse
+            from kafka.protocol.admin import CreateTopicsRequest, CreateTopicsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
             topic = CreateTopicsRequest.CreatableTopic(
                 name=name, num_partitions=partitions, replication_factor=replication_factor, assignments=[], configs=[]
@@ -322,7 +344,7 @@ class WireClient:
 
     def init_producer_id(self, transactional_id: str | None = None) -> tuple[int, int]:
         """A new (producer id, epoch) for an idempotent producer."""
-        from kafka.protocol.producer import InitProducerIdRequest, InitProducerIdResponse
+        from kafka.protocol.producer import InitProducerIdRequest, InitProducerIdResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         version = self.version_for(22)
         req = InitProducerIdRequest(transactional_id=transactional_id, transaction_timeout_ms=60000)
@@ -333,7 +355,7 @@ class WireClient:
 
     def produce(self, topic: str, partition: int, batch: ProducerBatch, *, acks: int = -1, timeout_ms: int = 10000) -> ProduceResult:
         """Send exactly ``batch`` (one v2 batch) and return the broker's answer for the partition."""
-        from kafka.protocol.producer import ProduceRequest, ProduceResponse
+        from kafka.protocol.producer import ProduceRequest, ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         version = self.version_for(0)
         if version < 3:
@@ -353,7 +375,7 @@ class WireClient:
 
     def list_offset(self, topic: str, partition: int, timestamp: int = -1) -> int:
         """ListOffsets: -1 latest (log end offset), -2 earliest (log start offset)."""
-        from kafka.protocol.consumer import ListOffsetsRequest, ListOffsetsResponse
+        from kafka.protocol.consumer import ListOffsetsRequest, ListOffsetsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         version = self.version_for(2)
         part = ListOffsetsRequest.ListOffsetsTopic.ListOffsetsPartition(partition_index=partition, timestamp=timestamp)
@@ -371,7 +393,7 @@ class WireClient:
         self, topic: str, partition: int, offset: int = 0, *, max_bytes: int = 1 << 20, max_wait_ms: int = 100
     ) -> tuple[int, tuple[FetchedBatch, ...]]:
         """One Fetch from ``offset``: (high watermark, complete batches returned)."""
-        from kafka.protocol.consumer import FetchRequest, FetchResponse
+        from kafka.protocol.consumer import FetchRequest, FetchResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         version = self.version_for(1)
         part = FetchRequest.FetchTopic.FetchPartition(partition=partition, fetch_offset=offset, partition_max_bytes=max_bytes)

@@ -1,0 +1,122 @@
+"""Crafted cases and the anomaly names: JSON round trip, validation messages, and the classifier's decisions."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kafka_conformance.adapters.wire_client import ProduceResult
+from kafka_conformance.broker_cases import BrokerCase, CaseError, CraftedBatch, SlotKind, case_from_json, case_to_json
+from kafka_conformance.broker_compare import BROKER_ANOMALIES, classify, compare_logs
+from kafka_conformance.broker_probes import PROBES
+from kafka_conformance.broker_strategies import broker_cases
+from kafka_conformance.reference.batches import LogRecord, ProducerBatch
+from kafka_conformance.reference.broker_profile import broker_profile
+from kafka_conformance.reference.partition_log import PartitionLog
+
+KAFKA = broker_profile("4.3.0")
+
+
+@settings(max_examples=50, deadline=None)
+@given(broker_cases(KAFKA))
+def test_generated_cases_round_trip_through_json(case: BrokerCase) -> None:
+    assert case_from_json(case_to_json(case)) == case
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "expected an object"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0]]}, r"batches\[0\]: expected \[producer, epoch"),
+        ({"slots": ["allocated"], "batches": [[1, 0, 0, 1]]}, "uses producer slot 1, but the case has 1"),
+        ({"slots": ["minted"], "batches": []}, "slots: each must be one of"),
+        ({"slots": ["allocated"], "batches": [[0, 40000, 0, 1]]}, r"batches\[0\]: epoch 40000"),
+        ({"slots": ["allocated"], "batches": [], "extra": 1}, "unknown field"),
+    ],
+)
+def test_bad_cases_name_the_field(data: object, message: str) -> None:
+    with pytest.raises(CaseError, match=message):
+        case_from_json(data)
+
+
+def _answer(log: PartitionLog, batch: ProducerBatch, actual: ProduceResult, slot: SlotKind = SlotKind.ALLOCATED) -> str | None:
+    entry = log.producers.get(batch.producer_id)
+    new_epoch = entry is not None and batch.producer_epoch > entry.epoch
+    nxt = entry.last_seq + 1 if entry is not None and entry.epoch == batch.producer_epoch and entry.batches else None
+    leo = log.log_end_offset
+    expected = log.append_client(batch)
+    return classify(expected, actual, log_end_before=leo, batch=batch, next_seq=nxt, new_epoch=new_epoch, slot=slot, produce_v5=True)
+
+
+def _log_with(*batches: ProducerBatch) -> PartitionLog:
+    log = PartitionLog(KAFKA)
+    for b in batches:
+        assert log.append_client(b).is_success
+    return log
+
+
+B0 = ProducerBatch(1, 0, 0, ["a"])
+B1 = ProducerBatch(1, 0, 1, ["b"])
+
+
+@pytest.mark.parametrize(
+    ("batch", "actual", "anomaly"),
+    [
+        (B0, ProduceResult(0, 0, 0), None),
+        (B0, ProduceResult(46, -1, 0), "duplicate-rejected"),
+        (B0, ProduceResult(0, 2, 0), "duplicate-appended"),
+        (B0, ProduceResult(0, 1, 0), "wrong-duplicate-offset"),
+        (B0, ProduceResult(0, 0, -1), "wrong-log-start-offset"),
+        (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(0, 2, 0), "gap-accepted"),
+        (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(45, -1, 0), None),
+        (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(59, -1, 0), "wrong-error-code"),
+        (ProducerBatch(1, 0, 1, ["x", "y"]), ProduceResult(0, 2, 0), "out-of-order-accepted"),
+        (ProducerBatch(1, 0, 1, ["x", "y"]), ProduceResult(0, 1, 0), "old-duplicate-deduplicated"),
+        (ProducerBatch(1, 1, 3, ["x"]), ProduceResult(0, 2, 0), "new-epoch-nonzero-accepted"),
+        (ProducerBatch(1, 1, 0, ["x"]), ProduceResult(90, -1, 0), "valid-batch-rejected"),
+        (ProducerBatch(1, 0, 2, ["x"]), ProduceResult(0, 3, 0), "wrong-append-offset"),
+        (ProducerBatch(1, 0, -1, ["x"]), ProduceResult(0, 2, 0), "invalid-batch-accepted"),
+        (ProducerBatch(2, 0, 9, ["x"]), ProduceResult(45, -1, 0), "nonzero-first-sequence-rejected"),
+    ],
+)
+def test_classifier(batch: ProducerBatch, actual: ProduceResult, anomaly: str | None) -> None:
+    assert _answer(_log_with(B0, B1), batch, actual) == anomaly
+    assert anomaly is None or anomaly in BROKER_ANOMALIES
+
+
+def test_stale_epoch_and_unallocated_producer() -> None:
+    log = _log_with(B0, ProducerBatch(1, 1, 0, ["b"]))
+    assert _answer(log, ProducerBatch(1, 0, 1, ["x"]), ProduceResult(0, 2, 0)) == "stale-epoch-accepted"
+    fresh = PartitionLog(KAFKA)
+    assert _answer(fresh, ProducerBatch(9, 0, 0, ["x"]), ProduceResult(59, -1, 0), SlotKind.UNALLOCATED) == "unallocated-producer-rejected"
+
+
+def test_old_releases_change_the_expected_answer() -> None:
+    """The same broker answer is right or wrong depending on the release held to (59 before 2.5)."""
+    old = PartitionLog(broker_profile("2.4.0"))
+    assert _answer(old, ProducerBatch(2, 0, 9, ["x"]), ProduceResult(59, -1, 0)) is None
+    assert _answer(PartitionLog(KAFKA), ProducerBatch(2, 0, 9, ["x"]), ProduceResult(59, -1, 0)) == "nonzero-first-sequence-rejected"
+
+
+def test_log_comparison_names_the_first_difference() -> None:
+    expected = (LogRecord(0, "a", 1, 0, 0), LogRecord(1, "b", 1, 0, 1))
+    assert compare_logs(expected, expected) is None
+    diff = compare_logs(expected, (expected[0], LogRecord(1, "b", 1, 0, 7)))
+    assert diff is not None and diff.anomaly == "log-mismatch" and "seq 7" in diff.actual
+    longer = compare_logs(expected, (*expected, LogRecord(2, "a", 1, 0, 0)))
+    assert longer is not None and "longer" in longer.actual
+
+
+def test_probe_names_are_unique_and_every_probe_is_a_valid_case() -> None:
+    names = [p.name for p in PROBES]
+    assert len(names) == len(set(names))
+    for probe in PROBES:
+        assert case_from_json(case_to_json(probe.case)) == probe.case
+
+
+@given(st.integers(0, 5))
+@settings(max_examples=6, deadline=None)
+def test_crafted_batch_describes_wrapping_ranges(k: int) -> None:
+    text = CraftedBatch(0, 0, 2**31 - 1 - k, k + 2).describe()
+    assert text.endswith(f"..0 ({k + 2} rec)")

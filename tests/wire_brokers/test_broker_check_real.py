@@ -1,0 +1,98 @@
+"""check_broker against the real brokers: the known divergences are found, named and replayable.
+
+These are findings about real software, so each assertion names the anomaly the
+kit must report; the report (docs/broker-conformance.md) says which of the
+divergences announced in the facts file were confirmed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.adapters.real_brokers import RunningBroker
+from kafka_conformance.broker_check import check_broker, replay_broker_case
+from kafka_conformance.broker_probes import run_probes
+from kafka_conformance.broker_report import render_broker_json, render_broker_junit, render_broker_text
+from kafka_conformance.broker_targets import BrokerTargetError
+from kafka_conformance.reference.broker_profile import broker_profile
+
+KAFKA = broker_profile("4.3.0")
+
+
+def _table(broker: RunningBroker) -> dict[str, tuple[str, ...]]:
+    return {p.name: p.anomalies for p in run_probes(None, broker.host, broker.port, KAFKA) if p.status != "error"}
+
+
+def test_tansu_answers_a_duplicate_with_46(tansu: RunningBroker) -> None:
+    table = _table(tansu)
+    assert table["duplicate-last"] == ("duplicate-rejected",)
+    assert table["duplicate-older-in-window"] == ("duplicate-rejected",)
+    assert table["in-sequence"] == () and table["sequence-gap"] == ()
+
+
+def test_noida_reports_the_wrong_offset_for_an_older_duplicate(noida: RunningBroker) -> None:
+    table = _table(noida)
+    assert "wrong-duplicate-offset" in table["duplicate-older-in-window"]
+    assert "wrong-duplicate-offset" not in table["duplicate-last"]  # the newest duplicate gets the right offset
+    assert table["in-sequence"] == ()
+
+
+def test_rdkafka_mock_does_not_deduplicate_idempotent_only_producers(rdkafka_mock: RunningBroker) -> None:
+    table = _table(rdkafka_mock)
+    assert table["duplicate-last"] == ("duplicate-appended",)
+    assert table["sequence-gap"] == ("gap-accepted",)
+    assert table["stale-epoch"] == ("stale-epoch-accepted",)
+
+
+def test_generated_cases_find_and_shrink_the_divergence(tmp_path: Path, rdkafka_mock: RunningBroker) -> None:
+    report = check_broker(f"bootstrap:{rdkafka_mock.bootstrap}", max_examples=40, seed=7, failures_dir=tmp_path,
+                          table=False, max_rounds=2)
+    assert report.exit_code == 1
+    assert len(report.findings) == 2
+    first = report.findings[0]
+    assert len(first.case.batches) <= 3  # shrunk: every anomaly of the mock shows in at most three batches
+    saved = json.loads(Path(first.saved_to or "").read_text())
+    assert saved["anomaly"] == first.anomaly and saved["format"] == "kafka-conformance/broker-case"
+    replayed = replay_broker_case(first.saved_to or "", target=f"bootstrap:{rdkafka_mock.bootstrap}")
+    assert replayed.status == "FAILED" and first.anomaly in replayed.anomalies
+
+
+def test_same_seed_same_findings(rdkafka_mock: RunningBroker) -> None:
+    runs = [check_broker(f"bootstrap:{rdkafka_mock.bootstrap}", max_examples=20, seed=3, table=False, max_rounds=1)
+            for _ in range(2)]
+    assert [f.case for f in runs[0].findings] == [f.case for f in runs[1].findings]
+
+
+def test_a_newer_duplicate_replayed_on_a_fresh_topic_is_fixed_when_the_broker_agrees(tansu: RunningBroker, tmp_path: Path) -> None:
+    """Replay says FIXED when the saved anomaly no longer shows (here: a case saved from the mock, replayed on Tansu)."""
+    case = tmp_path / "gap.json"
+    case.write_text(json.dumps({
+        "format": "kafka-conformance/broker-case", "version": 1, "target": "rdkafka-mock", "kafka_version": "4.3.0",
+        "anomaly": "gap-accepted", "case": {"slots": ["allocated"], "batches": [[0, 0, 0, 1], [0, 0, 3, 1]]},
+    }))
+    result = replay_broker_case(case, target=f"bootstrap:{tansu.bootstrap}")
+    assert result.status == "FIXED"
+
+
+def test_reports_render_the_same_findings(noida: RunningBroker) -> None:
+    report = check_broker(f"bootstrap:{noida.bootstrap}", max_examples=10, seed=1, max_rounds=1)
+    text = render_broker_text(report)
+    data = json.loads(render_broker_json(report))
+    junit = render_broker_junit(report)
+    assert "conformance table:" in text and "duplicate-older-in-window" in text
+    assert data["verdict"] == "diverges" and "wrong-duplicate-offset" in data["anomalies"]
+    assert 'type="wrong-duplicate-offset"' in junit
+
+
+def test_unknown_target_is_a_target_error() -> None:
+    with pytest.raises(BrokerTargetError, match="unknown broker target 'kafka'"):
+        check_broker("kafka")
+
+
+def test_unknown_kafka_version_is_a_target_error() -> None:
+    with pytest.raises(BrokerTargetError, match=r"0\.10\.0"):
+        check_broker("rdkafka-mock", kafka_version="0.10.0")
+
