@@ -1,0 +1,96 @@
+"""The Spark job: the only module that imports pyspark (inside its functions, so
+that importing it stays cheap).
+
+Shard numbers are parallelised into partitions; each partition runs
+:func:`~kafka_conformance.corpora.fuzz.partition_task`, which opens the target
+once, writes one verdict file per shard atomically and closes the target.  The
+verdict directory must be visible to the driver and every executor (local runs,
+a standalone cluster on one machine, or a shared filesystem).
+
+Also a ``spark-submit`` entry point: ``spark-submit [--py-files kit.zip] .../spark_job.py
+--suite authorizer --target SPEC --cases N --out DIR`` takes the ``fuzz`` options.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from kafka_conformance.corpora.fuzz import FuzzSpec, partition_task
+
+__all__ = ["DEFAULT_MASTER", "main", "run_on_spark", "spark_session"]
+
+DEFAULT_MASTER = "local[*]"
+
+
+def spark_session(master: str | None = None, app_name: str = "kafka-conformance fuzz") -> Any:
+    """A SparkSession bound to 127.0.0.1, without UI or console progress bar, quiet.
+
+    ``master`` None keeps what spark-submit configured (or ``local[*]``)."""
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name)
+    if master is not None:
+        builder = builder.master(master)
+    for key, value in {
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.python.worker.reuse": "true",
+    }.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+def run_on_spark(spec: FuzzSpec, shards: Sequence[int], *, master: str | None, partitions: int | None = None,
+                 spark: Any = None) -> tuple[str, float, float]:
+    """Run ``shards`` of ``spec`` on Spark; (executor label, start-up s, run s).
+
+    ``spark`` reuses a session (it is then left running); otherwise one is started
+    on ``master`` and stopped at the end."""
+    t0 = time.monotonic()
+    own = spark is None
+    session = spark_session(master or DEFAULT_MASTER) if own else spark
+    try:
+        sc = session.sparkContext
+        startup = time.monotonic() - t0
+        label = f"Spark {sc.master}"
+        if not shards:
+            return label, startup, 0.0
+        slices = partitions or max(1, min(len(shards), sc.defaultParallelism))
+        t1 = time.monotonic()
+        task = functools.partial(partition_task, spec.to_json())
+        sc.parallelize(list(shards), slices).mapPartitions(task).collect()
+        return label, startup, time.monotonic() - t1
+    finally:
+        if own:
+            session.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``spark-submit`` entry point: the ``fuzz`` command's options; the master comes
+    from spark-submit unless --master is given."""
+    import argparse
+
+    from kafka_conformance import cli_fuzz
+
+    parser = argparse.ArgumentParser(prog="spark_job.py", description="kafka-conformance fuzz under spark-submit")
+    cli_fuzz.add_arguments(parser, master_default=None)
+    args = parser.parse_args(argv)
+    if args.no_spark:
+        parser.error("--no-spark makes no sense under spark-submit")
+    return cli_fuzz.run(args, spark_factory=lambda: spark_session(args.master))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
