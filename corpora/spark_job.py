@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -22,15 +23,31 @@ from typing import Any
 
 from kafka_conformance.corpora.fuzz import FuzzSpec, partition_task
 
-__all__ = ["DEFAULT_MASTER", "main", "run_on_spark", "spark_session"]
+__all__ = ["DEFAULT_MASTER", "main", "run_on_spark", "spark_session", "with_retries"]
 
 DEFAULT_MASTER = "local[*]"
+
+_LOCAL = re.compile(r"local(\[(\*|[0-9]+)\])?")
+
+
+def with_retries(master: str, attempts: int = 4) -> str:
+    """``local`` / ``local[N]`` / ``local[*]`` as ``local[N,attempts]``.
+
+    Local mode runs every task once (``spark.task.maxFailures`` is ignored there),
+    so a Python worker that dies would fail the whole job; with the retries a
+    cluster has by default, the task runs again and the shards it had written
+    are kept (exact accounting).  Other masters are returned unchanged."""
+    m = _LOCAL.fullmatch(master.strip())
+    if m is None:
+        return master
+    return f"local[{m.group(2) or '1'},{attempts}]"
 
 
 def spark_session(master: str | None = None, app_name: str = "kafka-conformance fuzz") -> Any:
     """A SparkSession bound to 127.0.0.1, without UI or console progress bar, quiet.
 
-    ``master`` None keeps what spark-submit configured (or ``local[*]``)."""
+    ``master`` None keeps what spark-submit configured (or ``local[*]``); a local
+    master gets task retries (:func:`with_retries`)."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -38,7 +55,7 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
 
     builder = SparkSession.builder.appName(app_name)
     if master is not None:
-        builder = builder.master(master)
+        builder = builder.master(with_retries(master))
     for key, value in {
         "spark.driver.host": "127.0.0.1",
         "spark.driver.bindAddress": "127.0.0.1",

@@ -2,6 +2,7 @@
 
 ``groups_allowed``: every GROUP action is ALLOWED (a plain divergence);
 ``crashes_on_cluster``: raises on any CLUSTER action (adapter errors);
+``without_listing``: declares no listing (other capabilities than the reference);
 ``dies_once``: when armed (:func:`arm_die_once`), the process that has created
 it ``after`` times kills itself with SIGKILL, once per marker file, the way a
 Python worker dies under Spark.
@@ -16,6 +17,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import attrs
+
+from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.reference import AuthorizationResult, ResourceType
 from kafka_conformance.reference.decision import Action, RequestContext
@@ -67,3 +71,12 @@ def dies_once() -> ReferenceTarget:
             marker.write_text(str(os.getpid()), encoding="utf-8")
             os.kill(os.getpid(), signal.SIGKILL)
     return ReferenceTarget(PROFILE)
+
+
+class WithoutListing(ReferenceTarget):
+    def capabilities(self) -> Capabilities:
+        return attrs.evolve(super().capabilities(), listing=False)
+
+
+def without_listing() -> ReferenceTarget:
+    return WithoutListing(PROFILE)
