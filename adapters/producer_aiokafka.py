@@ -108,6 +108,7 @@ class AiokafkaClient:
     """Runs a trace through ``aiokafka.AIOKafkaProducer`` on a private event loop."""
 
     name = NAME
+    notes: tuple[str, ...] = ()
 
     def available(self) -> str | None:
         if importlib.util.find_spec("aiokafka") is None:
@@ -136,6 +137,7 @@ class AiokafkaClient:
                 run_program(trace, _Driver(producer, loop, log), log, control=control, tick=tick, deadline_s=deadline_s, started=started)
             finally:
                 events = log.close()
+                self.notes = tuple(log.notes)
                 loop.call(_stop(producer), timeout=10)
         return events
 
@@ -217,8 +219,8 @@ class _Driver:
         value = step.value
         try:
             future = await asyncio.wait_for(self.producer.send(topic, value=value.encode("utf-8"), partition=step.partition), 5)
-        except Exception as exc:
-            self._complete(value, *classify_aiokafka_error(exc))
+        except Exception as exc:  # refused before it was queued: definitely not written
+            self.log.failed(value, f"send refused: {type(exc).__name__}: {exc}")
             return
         future.add_done_callback(lambda f: self._done(value, f))
 

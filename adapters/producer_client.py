@@ -66,6 +66,8 @@ class ProducerClient(Protocol):
     """
 
     name: str
+    notes: tuple[str, ...]
+    """What the last run noted besides its events (fatal errors, double completions)."""
 
     def available(self) -> str | None:
         """None when the client can run here, else why not (package missing, ...)."""
@@ -105,6 +107,8 @@ class CompletionLog:
         self._sent: list[str] = []
         self._closed = False
         self.double_completions: list[Event] = []
+        self.notes: list[str] = []
+        """What the client said besides completions (a fatal error, ...), for the report."""
 
     def send(self, value: str, partition: int) -> None:
         with self._lock:
@@ -136,9 +140,16 @@ class CompletionLog:
         with self._lock:
             return len(self._sent) - len(self._done)
 
+    def note(self, text: str) -> None:
+        with self._lock:
+            if text not in self.notes:
+                self.notes.append(text)
+
     def close(self) -> tuple[Event, ...]:
         with self._lock:
             self._closed = True
+            if self.double_completions:
+                self.notes.append(f"{len(self.double_completions)} send(s) completed twice: {self.double_completions}")
             return tuple(self._events)
 
 

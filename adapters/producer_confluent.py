@@ -25,6 +25,7 @@ response is noticed as soon as the Java client would.
 from __future__ import annotations
 
 import importlib.util
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -79,7 +80,7 @@ def _config_map() -> ConfigMap:
         },
         fixed={
             "client.id": "kafka-conformance",
-            "log_level": 0,  # librdkafka logs every injected fault to stderr otherwise
+            "log_level": 3,
             "reconnect.backoff.ms": 20,
             "reconnect.backoff.max.ms": 200,
             "topic.metadata.refresh.interval.ms": 1000,
@@ -102,10 +103,20 @@ def classify_librdkafka_error(code: int, name: str, *, retried: bool = False) ->
     return Appended.MAYBE, name
 
 
+def _librdkafka_logger() -> logging.Logger:
+    """librdkafka's log lines go to this logger instead of stderr: every injected fault would
+    print otherwise.  A NullHandler keeps them quiet unless the application configures logging."""
+    logger = logging.getLogger("kafka_conformance.librdkafka")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+    return logger
+
+
 class ConfluentKafkaClient:
     """Runs a trace through ``confluent_kafka.Producer``; callbacks are served by ``poll``."""
 
     name = NAME
+    notes: tuple[str, ...] = ()
 
     def available(self) -> str | None:
         if importlib.util.find_spec("confluent_kafka") is None:
@@ -131,7 +142,7 @@ class ConfluentKafkaClient:
         mapped = self.check_config(trace)
         log = CompletionLog(clock)
         try:
-            producer = Producer({"bootstrap.servers": bootstrap, **mapped.as_dict()})
+            producer = Producer({"bootstrap.servers": bootstrap, **mapped.as_dict(), "logger": _librdkafka_logger()})
         except KafkaException as exc:
             err: Any = exc.args[0] if exc.args else exc
             if getattr(err, "name", lambda: "")() == "_INVALID_ARG":
@@ -142,6 +153,7 @@ class ConfluentKafkaClient:
             run_program(trace, driver, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
         finally:
             events = log.close()
+            self.notes = tuple(log.notes)
             producer.purge()
             producer.flush(1)
         return events
@@ -160,11 +172,10 @@ class _Driver:
         try:
             self.producer.produce(topic, value=value.encode("utf-8"), partition=step.partition, on_delivery=self._report)
         except BufferError:
-            self.log.failed(value, "_QUEUE_FULL")
-        except KafkaException as exc:
-            err = exc.args[0]
-            self._complete(value, *classify_librdkafka_error(err.code(), err.name()))
-        self.producer.poll(0)
+            self.log.failed(value, "send refused: _QUEUE_FULL")
+        except KafkaException as exc:  # refused before it was queued (e.g. after a fatal error): not written
+            self.log.failed(value, f"send refused: {exc.args[0]}")
+        self._served(self.producer.poll, 0)
 
     def _report(self, err: Any, msg: Any) -> None:
         value = msg.value().decode("utf-8")
@@ -180,7 +191,18 @@ class _Driver:
             self.log.indeterminate(value, text)
 
     def flush(self, seconds: float) -> None:
-        self.producer.flush(seconds)
+        self._served(self.producer.flush, seconds)
 
     def serve(self, seconds: float) -> None:
-        self.producer.poll(seconds)
+        self._served(self.producer.poll, seconds)
+
+    def _served(self, call: Callable[[float], Any], seconds: float) -> None:
+        """poll/flush raise the producer's fatal error (an idempotence desync, say) once it is fatal;
+        the run goes on - outstanding messages still get their delivery reports."""
+        from confluent_kafka import KafkaException
+
+        try:
+            call(seconds)
+        except KafkaException as exc:
+            self.log.note(f"fatal error: {exc.args[0]}")
+            time.sleep(seconds)

@@ -97,6 +97,7 @@ class KafkaPythonClient:
     """Runs a trace through ``kafka.KafkaProducer``."""
 
     name = NAME
+    notes: tuple[str, ...] = ()
 
     def available(self) -> str | None:
         if importlib.util.find_spec("kafka") is None:
@@ -131,6 +132,7 @@ class KafkaPythonClient:
             run_program(trace, driver, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
         finally:
             events = log.close()
+            self.notes = tuple(log.notes)
             producer.close(timeout=1)
         return events
 
@@ -145,9 +147,8 @@ class _Driver:
         self.log.send(value, step.partition)
         try:
             future = self.producer.send(topic, value=value.encode("utf-8"), partition=step.partition)
-        except Exception as exc:
-            outcome, text = classify_kafka_python_error(exc)
-            self._complete(value, outcome, text)
+        except Exception as exc:  # refused before it was queued: definitely not written
+            self.log.failed(value, f"send refused: {type(exc).__name__}: {exc}")
             return
         future.add_callback(lambda md: self.log.acked(value, md.offset))
         future.add_errback(lambda exc: self._complete(value, *classify_kafka_python_error(exc)))
