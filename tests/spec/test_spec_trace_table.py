@@ -1,0 +1,54 @@
+"""Every row of the trace table, run on the model engine, shows what the row expects.
+
+The table (conformance/trace_table.py) is the facts file's §5 as producer traces;
+the model engine is the reference producer against the reference cluster.  A row
+failing here means the reference and the table disagree: one of them is wrong.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_conformance.model_engine import model_failures, run_model
+from kafka_conformance.reference.verdicts import Attribution
+from kafka_conformance.trace_table import NOT_EXPRESSIBLE, TRACE_TABLE, TableEntry, entry_problems
+
+
+@pytest.mark.parametrize("row", TRACE_TABLE, ids=lambda r: f"row{r.number}")
+def test_row_on_the_model(row: TableEntry) -> None:
+    run = run_model(row.trace)
+    problems = entry_problems(
+        row, None if run.config_error else run.report, run.events, epoch_bumps=run.epoch_bumps, config_error=run.config_error is not None
+    )
+    assert not problems, "\n".join([*problems, run.report.describe()])
+
+
+@pytest.mark.parametrize("row", [r for r in TRACE_TABLE if not r.config_error], ids=lambda r: f"row{r.number}")
+def test_failures_are_only_the_expected_ones(row: TableEntry) -> None:
+    """The reference shows no broker or client anomaly beyond those the row names."""
+    run = run_model(row.trace)
+    expected = {(name, who) for name, who in row.anomalies if who is not Attribution.OUTSIDE_GUARANTEE}
+    unexpected = [a for a in model_failures(run) if (a.name, a.attribution) not in expected]
+    assert not unexpected, run.report.describe()
+
+
+def test_rows_are_unique_and_cover_the_facts_file() -> None:
+    numbers = [r.number for r in TRACE_TABLE]
+    assert len(numbers) == len(set(numbers))
+    covered = {n.rstrip("bc") for n in numbers} | {n for n, _ in NOT_EXPRESSIBLE}
+    assert covered == {str(i) for i in range(1, 25)}
+
+
+def test_model_only_rows_are_the_seeded_ones() -> None:
+    for row in TRACE_TABLE:
+        assert row.model_only == (row.trace.initial_sequence != 0), row.number
+
+
+def test_entry_problems_reports_a_wrong_run() -> None:
+    """The expectations can fail: row 1's expectations against row 17's run (a duplicate)."""
+    row1 = next(r for r in TRACE_TABLE if r.number == "1")
+    row17 = next(r for r in TRACE_TABLE if r.number == "17")
+    run = run_model(row17.trace)
+    problems = entry_problems(row1, run.report, run.events, epoch_bumps=run.epoch_bumps)
+    assert any("G-AMO" in p for p in problems)
+    assert any("v1: expected acked" in p for p in problems)
