@@ -19,7 +19,7 @@ is saved as JSON for ``kafka-conformance replay`` and rendered as a program.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -81,12 +81,12 @@ def run_wire_trace(
 
     Raises :class:`ClientSpecError`, :class:`BrokerSpecError` or :class:`ClientConfigError`
     for what cannot run, :class:`ClientRunError` when the client could not start."""
+    if client == MODEL:
+        return _run_model(trace)
     if trace.initial_sequence:
         why = f"initial_sequence={trace.initial_sequence} is model-only"
         raise ClientConfigError(f"{client}: a real client starts its sequences at 0; {why}")
     cfg = delivery_config_for(client, trace, kafka_version=kafka_version, liveness_slack_ms=liveness_slack_ms)
-    if client == MODEL:
-        return _run_model(trace, cfg)
     adapter = resolve_client(client)
     notes = adapter.check_config(trace).notes
     spec = parse_broker(broker)
@@ -119,22 +119,18 @@ def merge_events(app: Iterable[Event], wire: Iterable[Event]) -> tuple[Event, ..
     return tuple(e for *_, e in sorted(tagged, key=lambda t: t[:3]))
 
 
-def _run_model(trace: ProducerTrace, cfg: DeliveryConfig) -> WireRun:
-    """The in-process model engine: a model producer against the cluster model, simulated time."""
-    try:
-        from kafka_conformance.model_engine import run_model
-    except ImportError as exc:  # pragma: no cover - only before the model engine exists
-        raise ClientSpecError(f"the model engine is not available in this installation: {exc}") from exc
+def _run_model(trace: ProducerTrace) -> WireRun:
+    """The in-process model engine: the reference producer against the cluster model, simulated time."""
+    from kafka_conformance.model_engine import run_model
+
     started = time.monotonic()
-    result: Any = run_model(trace)
-    events = tuple(result.events)
-    final = getattr(result, "final_log", None)
-    start: Mapping[int, int] = dict(getattr(result, "log_start", {}) or {})
-    end_ms = int(getattr(result, "end_ms", 0) or max((getattr(e, "time_ms", 0) for e in events), default=0))
-    report = getattr(result, "report", None) or check_delivery(events, final, cfg, log_start_offsets=start, end_ms=end_ms)
-    final_items = None if final is None else tuple(sorted((p, tuple(r)) for p, r in dict(final).items()))
-    return WireRun(trace, MODEL, "model", events, final_items, tuple(sorted(start.items())), cfg, report, (), end_ms,
-                   time.monotonic() - started)
+    result = run_model(trace)
+    if result.config_error is not None:
+        raise ClientConfigError(f"model: the Java client refuses the configuration: {result.config_error}")
+    final_items = tuple(sorted((p, tuple(r)) for p, r in result.final_log.items()))
+    notes = (f"{result.epoch_bumps} epoch bump(s)",) if result.epoch_bumps else ()
+    return WireRun(trace, MODEL, "model", result.events, final_items, tuple(sorted(result.log_start.items())),
+                   result.delivery_config, result.report, notes, result.end_ms, time.monotonic() - started)
 
 
 # ---------------------------------------------------------------------- judging
@@ -173,7 +169,7 @@ def run_and_judge(
     except (ClientRunError, BrokerSpecError, OSError, RuntimeError, ValueError) as exc:
         if isinstance(exc, ClientSpecError):
             raise
-        if isinstance(exc, BrokerSpecError) and "fault proxy" in str(exc):
+        if isinstance(exc, BrokerSpecError) and "cannot run" in str(exc):
             return RunResult(name, client, broker, trace, RunStatus.REFUSED, number, error=str(exc), duration_s=time.monotonic() - started)
         text = f"{type(exc).__name__}: {exc}"
         return RunResult(name, client, broker, trace, RunStatus.ERROR, number, error=text, duration_s=time.monotonic() - started)
@@ -209,8 +205,9 @@ def check_producer(
     started = time.monotonic()
     if client != MODEL:
         resolve_client(client)
-    spec = parse_broker(broker)
-    examples, errors, found = _generate(client, str(spec), kafka_version, max_examples, seed, shrink_budget, traces, on_result)
+    parsed = parse_broker(broker)  # validated even for the model, which ignores it
+    spec = "model" if client == MODEL else str(parsed)
+    examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces, on_result)
     if found is not None and failures_dir is not None:
         from kafka_conformance.producer_saved import save_run
 
@@ -219,8 +216,8 @@ def check_producer(
     if table:
         from kafka_conformance.producer_table import run_table
 
-        rows = run_table(client, broker=str(spec), kafka_version=kafka_version, failures_dir=failures_dir, on_result=on_result)
-    return ProducerReport(client, str(spec), kafka_version, seed, examples, found, rows, tuple(errors[:5]), time.monotonic() - started)
+        rows = run_table(client, broker=spec, kafka_version=kafka_version, failures_dir=failures_dir, on_result=on_result)
+    return ProducerReport(client, spec, kafka_version, seed, examples, found, rows, tuple(errors[:5]), time.monotonic() - started)
 
 
 def _generate(

@@ -7,10 +7,11 @@ A broker spec names the other half of a run:
   that Kafka version; every fault of the trace is applied exactly, and it logs
   every attempt and response.
 * ``tansu``, ``noida``, ``rdkafka-mock``: a real broker from its PyPI wheel,
-  started on a free 127.0.0.1 port and stopped afterwards.  Without the fault
-  proxy in front of it only fault-free traces can run there (a trace with a
-  fault is refused by name, not run half-way), and the final log is read back
-  with Fetch.
+  started on a free 127.0.0.1 port and stopped afterwards, with the fault proxy
+  in front of it when the trace has a fault plan (the proxy logs attempts and
+  responses); a single real broker cannot fail over or crash on cue, so a trace
+  with cluster steps is refused by name, not run half-way.  The final log is
+  read back with Fetch, straight from the broker.
 
 Each spec opens a :class:`WireBroker`: a bootstrap address, the ``control`` and
 ``tick`` callbacks the client runner is given, and after the run the broker-side
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping
-from typing import Protocol
+from typing import Any, Protocol
 
 import attrs
 
@@ -84,7 +85,7 @@ def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]
         with _test_cluster(spec, trace, clock) as broker:
             yield broker
         return
-    with _real_broker(spec, trace) as real:
+    with _real_broker(spec, trace, clock) as real:
         yield real
 
 
@@ -123,25 +124,33 @@ class _TestClusterBroker:
         return dict(self.cluster.log_start())  # type: ignore[attr-defined]
 
 
-def _faults_of(trace: ProducerTrace) -> list[str]:
-    found = [r.describe() for r in trace.plan.rules]
-    found += [f"cluster step {s.action.value}" for s in trace.steps if isinstance(s, ClusterStep)]
-    return found
+def _cluster_steps(trace: ProducerTrace) -> list[str]:
+    return [f"cluster step {s.action.value}" for s in trace.steps if isinstance(s, ClusterStep)]
 
 
 @contextlib.contextmanager
-def _real_broker(spec: BrokerSpec, trace: ProducerTrace) -> Iterator[WireBroker]:
+def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
+    """A real broker from its wheel; with a fault plan, the fault proxy stands between it and the client.
+
+    A single real broker cannot fail over, crash and restart or go leaderless on cue, so a
+    trace with cluster steps is refused (the matrix shows n/a), never run half-way."""
     from kafka_conformance.adapters.real_brokers import BrokerStartError, BrokerUnavailable, start_broker
 
-    faults = _faults_of(trace)
-    if faults:
-        raise BrokerSpecError(f"{spec}: a real broker runs only fault-free traces until the fault proxy is in front of it; "
-                              f"this trace has {'; '.join(faults)}")
+    steps = _cluster_steps(trace)
+    if steps:
+        raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} (the test broker can)")
     try:
         with start_broker(spec.kind) as running:
             broker = _RealBroker(running.host, running.port, trace)
             broker.prepare()
-            yield broker
+            if not trace.plan.rules:
+                yield broker
+                return
+            from kafka_conformance.adapters.fault_proxy import FaultProxy
+
+            with FaultProxy(running.host, running.port, trace.plan, clock=clock) as proxy:
+                broker.proxy = proxy
+                yield broker
     except (BrokerUnavailable, BrokerStartError) as exc:
         raise BrokerSpecError(f"{spec}: {exc}") from exc
 
@@ -151,10 +160,11 @@ class _RealBroker:
     host: str
     port: int
     trace: ProducerTrace
+    proxy: Any = None
 
     @property
     def bootstrap(self) -> str:
-        return f"{self.host}:{self.port}"
+        return str(self.proxy.bootstrap) if self.proxy is not None else f"{self.host}:{self.port}"
 
     def prepare(self) -> None:
         """Create the topic with its partitions (auto-creation would make one)."""
@@ -167,13 +177,13 @@ class _RealBroker:
             wire.wait_for_leaders(spec.topic, spec.partitions, auto_create=True)
 
     def control(self, step: ClusterStep) -> None:
-        raise BrokerSpecError(f"a real broker without the fault proxy cannot apply {step.action.value}")
+        raise BrokerSpecError(f"a single real broker cannot apply {step.action.value}")
 
     def tick(self) -> None:
         return None
 
     def events(self) -> tuple[Event, ...]:
-        return ()
+        return tuple(self.proxy.events) if self.proxy is not None else ()
 
     def final_log(self) -> Mapping[int, tuple[LogRecord, ...]] | None:
         from kafka_conformance.adapters.wire_client import WireClient, WireError

@@ -69,6 +69,8 @@ def to_text(report: ProducerReport) -> str:
             out.append(f"    {label} {row.name:42} {row.summary()}")
             if row.status in (RunStatus.CLIENT, RunStatus.BROKER, RunStatus.ERROR):
                 out += ["          " + line for line in describe_run(row, with_trace=False)[1:]]
+    if report.examples == 0 and not report.table:
+        out.append("WARNING: no trace was run, so this is not evidence either way")
     out.append(f"verdict: {report.verdict} in {report.duration_s:.1f}s")
     return "\n".join(out)
 

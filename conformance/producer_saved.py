@@ -113,11 +113,9 @@ def _identifier(text: str) -> str:
 def _trace_as_python(trace: ProducerTrace) -> str:
     """``TRACE = ProducerTrace(...)``: every value's repr is valid Python in this namespace."""
     try:
-        from kafka_conformance.trace_program import trace_program  # the shared renderer, when present
+        from kafka_conformance.trace_program import trace_literal  # the shared renderer, when present
 
-        text = str(trace_program(trace))
-        if "TRACE" in text:
-            return text
+        return str(trace_literal(trace))
     except ImportError:
         pass
     lines = ["TRACE = ProducerTrace(", "    steps=["]

@@ -28,7 +28,12 @@ from kafka_conformance.producer_clients import REAL_CLIENTS, ClientSpecError, re
 from kafka_conformance.producer_engines import BrokerSpecError, parse_broker
 from kafka_conformance.producer_report import MatrixReport, RunResult, RunStatus
 
-__all__ = ["run_matrix", "run_table", "table_rows"]
+__all__ = ["ColumnUnusable", "run_matrix", "run_table", "table_rows"]
+
+
+class ColumnUnusable(Exception):
+    """The client could not even start against the broker on the first row (an incompatibility,
+    e.g. aiokafka's InitProducerId v0 on Tansu): the column is skipped, not filled with errors."""
 
 
 def table_rows(only: Iterable[int | str] | None = None) -> list[Any]:
@@ -59,6 +64,8 @@ def run_table(
     out = []
     for entry in rows if rows is not None else table_rows():
         result = run_and_judge(entry.trace, client, broker=broker, kafka_version=kafka_version, name=entry.name, number=entry.number)
+        if not out and result.status is RunStatus.ERROR and "could not start" in result.error:
+            raise ColumnUnusable(result.error)
         if failures_dir is not None and result.status in (RunStatus.CLIENT, RunStatus.BROKER):
             from kafka_conformance.producer_saved import save_run
 
@@ -99,7 +106,7 @@ def run_matrix(
         try:
             results[(client, broker)] = run_table(client, broker=broker, kafka_version=kafka_version, rows=entries,
                                                   failures_dir=failures_dir, on_result=on_result)
-        except BrokerSpecError as exc:
+        except (BrokerSpecError, ColumnUnusable) as exc:
             skipped.append(f"{client}@{broker}: {exc}")
     kept = [c for c in columns if c in results]
     grid = tuple(

@@ -1,0 +1,86 @@
+"""``check producer`` / ``check matrix`` exit codes and outputs, through the CLI module's own parser."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+
+import pytest
+from hypothesis import strategies as st
+
+from kafka_conformance import cli_producer
+from kafka_conformance.producer_check import check_producer, run_and_judge
+from kafka_conformance.producer_render import to_junit_xml
+from kafka_conformance.producer_report import RunStatus
+from kafka_conformance.producer_saved import replay_producer, save_run
+from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.produce_errors import ProduceError
+from kafka_conformance.reference.producer_program import FlushStep, ProducerTrace, SendStep
+
+
+def _run(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    cli_producer.add_arguments(parser)
+    return cli_producer.run(parser.parse_args(list(argv)))
+
+
+def test_unknown_client_is_a_usage_error(capsys) -> None:
+    assert _run("--client", "franz-go", "--max-examples", "0") == 2
+    assert "unknown client 'franz-go'" in capsys.readouterr().err
+
+
+def test_unknown_broker_is_a_usage_error(capsys) -> None:
+    assert _run("--client", "model", "--broker", "redpanda", "--max-examples", "0") == 2
+    assert "unknown broker 'redpanda'" in capsys.readouterr().err
+
+
+def test_missing_client_package_names_the_extra(monkeypatch, capsys) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "aiokafka" else real(name, *a))
+    assert _run("--client", "aiokafka", "--max-examples", "0") == 2
+    assert "kafka-conformance[clients]" in capsys.readouterr().err
+
+
+def test_model_client_conforms_with_reports_written(tmp_path, capsys) -> None:
+    code = _run("--client", "model", "--max-examples", "5", "--seed", "3", "--json", str(tmp_path / "r.json"),
+                "--junit", str(tmp_path / "r.xml"), "--failures-dir", str(tmp_path / "f"))
+    out = capsys.readouterr().out
+    assert code == 0, out
+    body = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert body["client"] == "model" and body["examples"] >= 1 and body["exit_code"] == 0
+    assert (tmp_path / "r.xml").read_text(encoding="utf-8").startswith("<testsuite")
+
+
+DUPLICATE_ANSWER = ProducerTrace(
+    [SendStep("a"), SendStep("b"), FlushStep()],
+    FaultPlan([ProduceRule(1, Action.ERROR_AFTER_APPEND, 0, ProduceError.DUPLICATE_SEQUENCE_NUMBER)]),
+    name="46 for a written two-record batch",
+).with_config(linger_ms="200")
+
+
+def test_a_client_violation_fails_the_check_and_is_saved_for_replay(tmp_path) -> None:
+    report = check_producer("confluent-kafka", max_examples=1, traces=st.just(DUPLICATE_ANSWER), failures_dir=tmp_path)
+    assert report.exit_code == 1 and report.counterexample is not None
+    assert report.counterexample.status is RunStatus.CLIENT
+    saved = report.counterexample.saved_to
+    assert saved is not None and saved.endswith(".json")
+    assert 'type="wrong-offset"' in to_junit_xml(report)
+    replayed = replay_producer(saved)
+    assert replayed.label == "FAILED" and replayed.exit_code == 1
+    assert replay_producer(saved, client="kafka-python").label == "FIXED"
+
+
+def test_a_setting_the_client_cannot_express_is_refused(tmp_path) -> None:
+    trace = ProducerTrace([SendStep("a")], name="no retries").with_config(retries="0")
+    result = run_and_judge(trace, "aiokafka", broker="test-broker", kafka_version="4.3.0")
+    assert result.status is RunStatus.REFUSED and "retries=0" in result.error
+    path = save_run(result, tmp_path, kafka_version="4.3.0")
+    assert replay_producer(path).exit_code == 2
+
+
+@pytest.mark.parametrize("argv", [["--client", "model", "--max-examples", "-1"]])
+def test_bad_numbers_are_rejected_by_the_parser(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        _run(*argv)
+    assert exc.value.code == 2

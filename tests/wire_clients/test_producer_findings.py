@@ -1,0 +1,79 @@
+"""What the real clients actually do on the interesting rows, asserted as found (issue 6).
+
+Each test states a finding about a released client (kafka-python 3.0.12,
+aiokafka 0.14.0, confluent-kafka 2.16.1 / librdkafka 2.16.0) on the Python
+test broker.  They assert the checker's verdict *and* the wire evidence, so a
+client release that fixes (or breaks) the behaviour makes the test fail and
+the finding gets re-examined.  The same traces are saved under
+``tests/wire_clients/findings/`` for ``kafka-conformance replay``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_conformance.producer_check import judge, run_wire_trace
+from kafka_conformance.producer_report import RunStatus
+from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.produce_errors import ProduceError
+from kafka_conformance.reference.producer_program import ClusterAction, ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
+from kafka_conformance.reference.trace import Acked, Attempt, Failed, Indeterminate, Response
+
+DUPLICATE_ANSWER = ProducerTrace(
+    [SendStep("a"), SendStep("b"), SendStep("c"), FlushStep(), SendStep("d"), FlushStep()],
+    FaultPlan([ProduceRule(1, Action.ERROR_AFTER_APPEND, 0, ProduceError.DUPLICATE_SEQUENCE_NUMBER)]),
+    name="46 answered for a written three-record batch",
+).with_config(linger_ms="200")
+"""The three records are batched (linger 200 ms), appended, and answered 46 with base offset -1,
+as Tansu answers every duplicate and 1.0.x brokers answered retries below the window."""
+
+LEADERLESS = ProducerTrace(
+    [SendStep("a"), FlushStep(), ClusterStep(ClusterAction.LEADERLESS, 0, duration_ms=2500), SendStep("b"), SendStep("c"),
+     WaitStep(3000), SendStep("d"), SendStep("e")],
+    name="leader absent longer than the batch time-to-live (aio-libs/aiokafka#1017)",
+)
+"""request.timeout.ms is 1500 ms, so aiokafka's batch TTL runs out while the partition has no leader."""
+
+
+def _acked(run) -> dict[str, int]:
+    return {e.value: e.offset for e in run.events if isinstance(e, Acked)}
+
+
+@pytest.mark.parametrize("client", ["aiokafka", "confluent-kafka"])
+def test_offsets_computed_from_the_minus_one_of_a_duplicate_answer(client: str) -> None:
+    """aiokafka and librdkafka treat 46 as success (right) but number the batch's records from its
+    base offset -1: the second record is reported at offset 0, which holds the first (G-OFF)."""
+    run = run_wire_trace(DUPLICATE_ANSWER, client)
+    responses = [e for e in run.events if isinstance(e, Response)]
+    assert responses[0].error is ProduceError.DUPLICATE_SEQUENCE_NUMBER and responses[0].base_offset == -1
+    assert _acked(run) == {"a": -1, "b": 0, "c": 1, "d": 3}
+    result = judge(run)
+    assert result.status is RunStatus.CLIENT
+    assert {(a.name, a.values) for a in result.client_anomalies} == {("wrong-offset", ("b",)), ("wrong-offset", ("c",))}
+
+
+def test_kafka_python_reports_no_offset_for_a_duplicate_answer() -> None:
+    run = run_wire_trace(DUPLICATE_ANSWER, "kafka-python")
+    assert _acked(run) == {"a": -1, "b": -1, "c": -1, "d": 3}
+    assert judge(run).status is RunStatus.HOLDS
+
+
+def test_aiokafka_consumes_sequences_of_batches_it_expires_while_leaderless() -> None:
+    """aio-libs/aiokafka#1017 confirmed: batches whose partition has no leader past their TTL are
+    failed locally after their sequence numbers were taken, so the next batch arrives with a gap
+    and every later send fails with OUT_OF_ORDER_SEQUENCE_NUMBER (no epoch bump, no repair)."""
+    run = run_wire_trace(LEADERLESS, "aiokafka")
+    attempts = [e for e in run.events if isinstance(e, Attempt)]
+    sent_after = [a for a in attempts if "d" in a.values]
+    assert sent_after and sent_after[0].base_sequence == 3  # sequences 1 and 2 went to b and c
+    assert not any("c" in a.values for a in attempts)  # c was never sent, yet consumed sequence 2
+    outcomes = {e.value: type(e) for e in run.events if isinstance(e, (Acked, Failed, Indeterminate))}
+    assert outcomes == {"a": Acked, "b": Indeterminate, "c": Indeterminate, "d": Failed, "e": Failed}
+    assert [r.value for r in dict(run.final_log or ())[0]] == ["a"]
+
+
+@pytest.mark.parametrize("client", ["kafka-python", "confluent-kafka"])
+def test_other_clients_survive_the_leaderless_period(client: str) -> None:
+    run = run_wire_trace(LEADERLESS, client)
+    assert [r.value for r in dict(run.final_log or ())[0]] == ["a", "b", "c", "d", "e"]
+    assert judge(run).status is RunStatus.HOLDS
