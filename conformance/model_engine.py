@@ -36,6 +36,7 @@ from kafka_conformance.reference.batches import INT32_MAX, LogRecord
 from kafka_conformance.reference.cluster_model import ClusterModel
 from kafka_conformance.reference.config_values import EffectiveConfig, ProducerConfigError
 from kafka_conformance.reference.delivery import DeliveryConfig, check_delivery
+from kafka_conformance.reference.fault_plan import FaultPlan, ProduceRule
 from kafka_conformance.reference.partition_log import ProduceResponse
 from kafka_conformance.reference.producer_config import explain_config
 from kafka_conformance.reference.producer_model import ModelProducer, ProduceCall
@@ -46,12 +47,13 @@ from kafka_conformance.reference.producer_program import (
     FlushStep,
     ProducerTrace,
     SendStep,
+    Step,
     WaitStep,
 )
 from kafka_conformance.reference.trace import Attempt, Event
 from kafka_conformance.reference.verdicts import Anomaly, DeliveryReport
 
-__all__ = ["ModelRun", "delivery_config_for", "effective_config_for", "model_failures", "run_model", "wraps"]
+__all__ = ["ModelRun", "ModelSession", "delivery_config_for", "effective_config_for", "model_failures", "run_model", "wraps"]
 
 FLUSH_SLACK_MS = 60_000
 """How long past the last delivery deadline a flush may wait before the run gives up on it."""
@@ -93,12 +95,21 @@ def run_model(trace: ProducerTrace) -> ModelRun:
     except ProducerConfigError as exc:
         dc = DeliveryConfig()
         return ModelRun(trace, (), {}, {}, dc, check_delivery((), {}, dc), config_error=str(exc))
-    return _Run(trace, effective).run()
+    session = ModelSession(trace, effective)
+    for step in trace.steps:
+        session.step(step)
+    return attrs.evolve(session.finish(), trace=trace)
 
 
-class _Run:
-    def __init__(self, trace: ProducerTrace, effective: EffectiveConfig) -> None:
-        self.trace = trace
+class ModelSession:
+    """A model run driven one step at a time (the state machine drives it; :func:`run_model`
+    feeds it a whole trace).  ``trace`` gives the configuration, the cluster, the initial
+    fault plan and the seeded sequence; its steps are *not* run - call :meth:`step`."""
+
+    def __init__(self, trace: ProducerTrace, effective: EffectiveConfig | None = None) -> None:
+        effective = effective if effective is not None else effective_config_for(trace)
+        self.header = attrs.evolve(trace, steps=())
+        self.steps: list[Step] = []
         self.now = 0
         self.delivery = delivery_config_for(trace, effective)
         self.config = ModelConfig.from_effective(effective, trace.config)
@@ -110,22 +121,51 @@ class _Run:
         """(time, order, kind, request id or broker, response): answers and connection closes due."""
         self._order = 0
         self._attempt_of: dict[int, int] = {}
+        self._finished: ModelRun | None = None
 
-    # ------------------------------------------------------------------ driver
-    def run(self) -> ModelRun:
-        for step in self.trace.steps:
-            if isinstance(step, SendStep):
-                self.producer.send(step.value, step.partition, self.now)
-                self._sync()
-                self._settle()
-            elif isinstance(step, WaitStep):
-                self._advance_to(self.now + step.ms)
-                self.cluster.replicate()
-                self._settle()
-            elif isinstance(step, FlushStep):
-                self._flush()
-            else:
-                self._cluster_step(step)
+    @property
+    def trace(self) -> ProducerTrace:
+        """The trace run so far: the steps taken and the fault plan as it now stands."""
+        return attrs.evolve(self.header, steps=tuple(self.steps), plan=self.cluster.counter.plan)
+
+    def requests(self, partition: int) -> int:
+        """Produce requests that reached the cluster for ``partition`` so far (what a plan rule counts)."""
+        return sum(1 for e in self.events if isinstance(e, Attempt) and e.partition == partition)
+
+    def add_rule(self, rule: ProduceRule) -> None:
+        """Extend the fault plan (a rule for a request not yet sent)."""
+        if rule.nth <= self.requests(rule.partition):
+            raise ValueError(f"{rule.describe()}: that request was already sent")
+        plan = FaultPlan((*self.cluster.counter.plan.rules, rule))
+        self.cluster.counter.plan = plan
+        self.cluster.plan = plan
+
+    def step(self, step: Step) -> None:
+        if self._finished is not None:
+            raise RuntimeError("the run is finished")
+        self.steps.append(step)
+        if isinstance(step, SendStep):
+            self.producer.send(step.value, step.partition, self.now)
+            self._sync()
+            self._settle()
+        elif isinstance(step, WaitStep):
+            self._advance_to(self.now + step.ms)
+            self.cluster.replicate()
+            self._settle()
+        elif isinstance(step, FlushStep):
+            self._flush()
+        else:
+            self._cluster_step(step)
+
+    def snapshot(self) -> DeliveryReport:
+        """The delivery checker on the events so far and what a consumer reads now: for invariants
+        that must hold at every moment (duplicates, order, sequences, epochs, definite failures)."""
+        return check_delivery(tuple(self.events), self.cluster.final_log(), self.delivery, end_ms=self.now)
+
+    def finish(self) -> ModelRun:
+        """The implicit final flush, heal, and the final read, judged."""
+        if self._finished is not None:
+            return self._finished
         self._flush()
         self.cluster.heal()
         self._sync()
@@ -134,7 +174,8 @@ class _Run:
         log_start = self.cluster.log_start()
         events = tuple(self.events)
         report = check_delivery(events, final_log, self.delivery, log_start_offsets=log_start, end_ms=self.now)
-        return ModelRun(self.trace, events, final_log, log_start, self.delivery, report, self.now, self.producer.epoch_bumps)
+        self._finished = ModelRun(self.trace, events, final_log, log_start, self.delivery, report, self.now, self.producer.epoch_bumps)
+        return self._finished
 
     def _cluster_step(self, step: ClusterStep) -> None:
         self.cluster.apply(step)
