@@ -20,6 +20,7 @@ start at 0 (real clients cannot be seeded) and waits stay short.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
@@ -96,11 +97,13 @@ OUTSIDE_CONFIGS: tuple[dict[str, str], ...] = (
 explicitly or silently by KAFKA-13673; acks other than all)."""
 
 
+@functools.cache
 def producer_configs(*, outside: bool = True) -> st.SearchStrategy[dict[str, str]]:
     """A producer configuration (Java property names), the default first."""
     return st.sampled_from(PRODUCER_CONFIGS + (OUTSIDE_CONFIGS if outside else ()))
 
 
+@functools.cache
 def cluster_specs(*, kafka_version: str = "4.3.0", partitions: int = 2, outside: bool = True) -> st.SearchStrategy[ClusterSpec]:
     """A three-broker cluster with 1..``partitions`` partitions; RF 3 / min.insync 2 first."""
     topics = [(3, 2), (2, 2), (3, 1), (1, 1)] if outside else [(3, 2), (2, 2)]
@@ -111,6 +114,7 @@ def cluster_specs(*, kafka_version: str = "4.3.0", partitions: int = 2, outside:
     )
 
 
+@functools.cache
 def steps(spec: ClusterSpec, *, wire: bool = False, max_sends: int = 8, faults: bool = True) -> st.SearchStrategy[list[Step]]:
     """The program: sends (values filled in later), waits, flushes and cluster faults."""
     partition = st.integers(0, spec.partitions - 1)
@@ -147,6 +151,7 @@ def _cap_sends(program: list[Step], max_sends: int) -> list[Step]:
     return out if sends else [SendStep(""), *out]
 
 
+@functools.cache
 def _rule(partitions: int, max_nth: int) -> st.SearchStrategy[ProduceRule]:
     nth = st.integers(1, max_nth)
     part = st.integers(0, partitions - 1)
@@ -161,6 +166,7 @@ def _rule(partitions: int, max_nth: int) -> st.SearchStrategy[ProduceRule]:
     )
 
 
+@functools.cache
 def fault_plans(partitions: int = 1, *, max_nth: int = 12, max_rules: int = 4) -> st.SearchStrategy[FaultPlan]:
     """Rules for single produce requests, at most one per (partition, nth)."""
     rules = st.lists(_rule(partitions, max_nth), max_size=max_rules, unique_by=lambda r: (r.partition, r.nth))
