@@ -16,6 +16,7 @@ its own refusals surface as :class:`ClientConfigError` too.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib.util
 import time
 import warnings
@@ -121,20 +122,46 @@ class KafkaPythonClient:
         started = time.monotonic()
         mapped = self.check_config(trace)
         log = CompletionLog(clock)
-        try:
-            producer = KafkaProducer(bootstrap_servers=bootstrap, **mapped.as_dict())
-        except KafkaConfigurationError as exc:
-            raise ClientConfigError(f"{NAME} refuses the configuration: {exc}") from exc
-        except KafkaError as exc:
-            raise ClientRunError(f"{NAME} could not start against {bootstrap}: {exc!r}") from exc
+        refused = None
+        with warnings.catch_warnings():
+            # kafka-python validates idempotence settings after its network client opened a wake-up
+            # socket pair, and a refused constructor leaves it unclosed: that warning is the library's.
+            warnings.simplefilter("ignore", ResourceWarning)
+            try:
+                producer = KafkaProducer(bootstrap_servers=bootstrap, **mapped.as_dict())
+            except KafkaConfigurationError as exc:
+                refused = str(exc)
+            except KafkaError as exc:
+                raise ClientRunError(f"{NAME} could not start against {bootstrap}: {exc!r}") from exc
+            if refused is not None:
+                gc.collect()
+        if refused is not None:
+            raise ClientConfigError(f"{NAME} refuses the configuration: {refused}")
         driver = _Driver(producer, log)
         try:
             run_program(trace, driver, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
         finally:
             events = log.close()
             self.notes = tuple(log.notes)
-            producer.close(timeout=1)
+            _close(producer)
         return events
+
+
+def _close(producer: Any) -> None:
+    """close() flushes first and raises KafkaTimeoutError while a send is still pending (a send
+    the client never completed is a finding, not a reason to leak its sender thread): then the
+    sender is force-closed, which fails the pending batches, as close() itself would after a flush."""
+    try:
+        producer.close(timeout=1)
+    except Exception:  # kafka.errors.KafkaTimeoutError; kafka-python is imported lazily
+        sender = getattr(producer, "_sender", None)
+        if sender is not None:
+            sender.force_close()
+            sender.join(5)
+        producer._closed = True
+        metrics = getattr(producer, "_metrics", None)
+        if metrics is not None:
+            metrics.close()
 
 
 class _Driver:

@@ -136,7 +136,7 @@ def _run_model(trace: ProducerTrace) -> WireRun:
 # ---------------------------------------------------------------------- judging
 
 
-def judge(run: WireRun, *, name: str = "generated", number: int | None = None) -> RunResult:
+def judge(run: WireRun, *, name: str = "generated", number: str | None = None) -> RunResult:
     """The :class:`RunResult` of one run."""
     verdicts = tuple(
         (v.prop.value, v.outcome.value, v.attribution.value if v.attribution is not None else "") for v in run.report.verdicts
@@ -158,7 +158,7 @@ def completion_counts(events: Iterable[Event]) -> tuple[tuple[str, int], ...]:
 
 
 def run_and_judge(
-    trace: ProducerTrace, client: str, *, broker: str, kafka_version: str, name: str = "generated", number: int | None = None
+    trace: ProducerTrace, client: str, *, broker: str, kafka_version: str, name: str = "generated", number: str | None = None
 ) -> RunResult:
     """:func:`run_wire_trace` + :func:`judge`, turning what could not run into a result."""
     started = time.monotonic()

@@ -71,7 +71,7 @@ class RunResult:
     broker: str
     trace: ProducerTrace
     status: RunStatus
-    number: int | None = None
+    number: str | None = None
     """The trace table row number (facts file §5), when it is a row."""
     verdicts: tuple[tuple[str, str, str], ...] = ()
     """(property id, outcome, most serious attribution or "") per property."""
@@ -95,7 +95,7 @@ class RunResult:
                 self.status, Attribution.OUTSIDE_GUARANTEE
             )
             names = sorted({a.name for a in self.anomalies if a.attribution is wanted})
-            return f"{self.status.short}:{','.join(names)}"
+            return f"{self.status.short}:{','.join(names)}" if names else self.status.short
         return self.status.short
 
 
