@@ -204,7 +204,7 @@ class ClusterModel:
             return answer
         # acks=all: the live in-sync followers fetch now, then the waiting request completes.
         for follower in sorted(part.isr):
-            part.replicate(follower)
+            _fetch(part, follower)
         for request_id, done in part.completed():
             if request_id == attempt_id:
                 return done
@@ -354,7 +354,8 @@ class ClusterModel:
         replica flushes (the background flusher ran)."""
         self._tick()
         for part in self.partitions:
-            part.replicate_all()
+            for follower in sorted(part.replicas):
+                _fetch(part, follower)
         self.flush()
 
     def flush(self, broker: int | None = None) -> None:
@@ -381,3 +382,32 @@ class ClusterModel:
                 self._elect_if_possible(p)
         self.replicate()
         self._events.append(Fault(FaultKind.HEALED, None, now))
+
+
+def _fetch(part: Partition, follower: int) -> None:
+    """One fetch by ``follower``, as :meth:`Partition.replicate` does, in time proportional to
+    what is new when the follower's log is a prefix of the leader's (the usual case).
+
+    The prefix test is by identity: replicated entries are the leader's own objects, so a
+    follower whose last entry *is* the leader's entry at the same position holds exactly the
+    leader's prefix (``Partition.replicate`` compares the whole log instead).  Anything
+    else - a diverged or truncated follower - takes the full path."""
+    if part.leader is None or follower == part.leader or not part.replicas[follower].alive:
+        return
+    leader_log = part.replicas[part.leader].log
+    log = part.replicas[follower].log
+    held = len(log.entries)
+    if (
+        log.log_start_offset != leader_log.log_start_offset
+        or held > len(leader_log.entries)
+        or (held and leader_log.entries[held - 1] is not log.entries[-1])
+    ):
+        part.replicate(follower)
+        return
+    for entry in leader_log.entries[held:]:
+        log.append_replicated(entry)
+    if log.log_end_offset == leader_log.log_end_offset:
+        part.isr.add(follower)
+    live_isr = [b for b in part.isr if part.replicas[b].alive]
+    if live_isr:
+        part.high_watermark = max(part.high_watermark, min(part.replicas[b].log.log_end_offset for b in live_isr))
