@@ -109,13 +109,16 @@ def bench_crafted(n: int, depth: int) -> tuple[float, float]:
     return n / elapsed, n / elapsed
 
 
-def bench_client(client: str, n: int) -> tuple[float, float]:
+def bench_client(client: str, n: int, single: bool = False) -> tuple[float, float]:
+    """``single``: one record per batch, so one record per produce request (kafka-python and librdkafka)."""
     spec = ClusterSpec(partitions=1)
     with TestCluster(spec) as cluster:
         start = time.perf_counter()
         if client == "kafka-python":
             kafka = _quiet_import("kafka")
-            producer = kafka.KafkaProducer(bootstrap_servers=cluster.bootstrap, enable_idempotence=True, acks="all", linger_ms=0)
+            producer = kafka.KafkaProducer(
+                bootstrap_servers=cluster.bootstrap, enable_idempotence=True, acks="all", linger_ms=0, batch_size=1 if single else 16384
+            )
             for i in range(n):
                 producer.send(spec.topic, value=f"v{i}".encode(), partition=0)
             producer.flush(120)
@@ -138,6 +141,8 @@ def bench_client(client: str, n: int) -> tuple[float, float]:
         else:
             confluent = _quiet_import("confluent_kafka")
             config = {"bootstrap.servers": cluster.bootstrap, "enable.idempotence": True, "linger.ms": 5, "log_level": 0}
+            if single:
+                config["batch.num.messages"] = 1
             producer = confluent.Producer(config)
             for i in range(n):
                 while True:
@@ -159,6 +164,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=20_000, help="messages per real client (default 20000)")
     parser.add_argument("--requests", type=int, default=5_000, help="crafted produce requests (default 5000)")
+    parser.add_argument("--single", type=int, default=2_000, help="messages for the one-record-per-request rows (default 2000)")
     parser.add_argument("--clients", nargs="*", default=list(CLIENTS), choices=CLIENTS)
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {sys.argv[0]}")
@@ -170,6 +176,8 @@ def main() -> int:
     rows.append(("crafted Produce v9, 5 in flight", bench_crafted(args.requests, 5)))
     for client in args.clients:
         rows.append((f"{client}, {args.messages} messages, idempotent", bench_client(client, args.messages)))
+        if client != "aiokafka":  # aiokafka has no knob for one record per batch
+            rows.append((f"{client}, {args.single} messages, one per request", bench_client(client, args.single, single=True)))
     for name, (rps, mps) in rows:
         print(f"| {name} | {rps:,.0f} | {mps:,.0f} |")
     return 0
