@@ -9,7 +9,7 @@ value exactly once, in send order per partition.
 from __future__ import annotations
 
 import pytest
-from tb_clients import CLIENTS, produce, violated
+from tb_clients import CLIENTS, produce, quiet_imports, violated
 
 from kafka_conformance.adapters.test_broker import TestCluster
 from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
@@ -82,3 +82,27 @@ def test_failover_mid_run(client: str) -> None:
         attempts = [e for e in cluster.events() if isinstance(e, Attempt) and e.partition == 0]
         assert attempts[-1].time_ms >= attempts[0].time_ms
         assert violated(run.report()) == []
+
+
+def test_a_real_consumer_reads_the_log_back_through_list_offsets_and_fetch() -> None:
+    spec = ClusterSpec(partitions=2)
+    sent = sends(40, 2, "r")
+    with TestCluster(spec) as cluster:
+        assert produce("kafka-python", cluster, sent).failures == []
+        with quiet_imports():
+            from kafka import KafkaConsumer, TopicPartition
+        consumer = KafkaConsumer(bootstrap_servers=cluster.bootstrap, group_id=None, enable_auto_commit=False, consumer_timeout_ms=3000)
+        try:
+            parts = [TopicPartition(spec.topic, p) for p in range(2)]
+            consumer.assign(parts)
+            consumer.seek_to_beginning(*parts)
+            read: dict[int, list[tuple[int, str]]] = {p: [] for p in range(2)}
+            for message in consumer:
+                read[message.partition].append((message.offset, message.value.decode()))
+                if sum(map(len, read.values())) == len(sent):
+                    break
+        finally:
+            consumer.close()
+        log = cluster.final_log()
+        assert read == {p: [(r.offset, r.value) for r in log[p]] for p in range(2)}
+        assert cluster.notes == []
