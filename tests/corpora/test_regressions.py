@@ -1,0 +1,47 @@
+"""corpora/regressions: every kept counterexample replays, passes against the
+reference, and still catches the bug it was found against."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.cli import main
+from kafka_conformance.runner import run_property_once
+from kafka_conformance.saved import load_case
+from kafka_conformance.targets import Target, resolve_target
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = sorted((ROOT / "corpora" / "regressions").glob("*.json"))
+
+
+def test_the_regressions_directory_holds_cases() -> None:
+    assert CASES
+
+
+def test_replay_accepts_the_whole_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", *map(str, CASES)]) == 0
+    assert capsys.readouterr().out.count("FIXED") == len(CASES)
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_each_case_still_catches_the_mutant_it_was_found_against(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "quality"))
+    monkeypatch.syspath_prepend(str(ROOT / "examples" / "python_authorizer"))
+    found = json.loads(path.read_text())["found"]
+    mutant = re.search(r"mutant `([^`]+)`", found)
+    assert mutant is not None, f"{path.name}: 'found' names no mutant"
+    from mutants import MUTANTS
+
+    factory = MUTANTS[mutant.group(1)][0]
+    case = load_case(path)
+    reference = resolve_target(case.target, kafka_version=case.kafka_version, flavour=case.flavour)
+    target = Target(f"mutant:{mutant.group(1)}", factory, reference.capabilities)
+    result = run_property_once(case.property, target, case.scenario)
+    assert result.status.value == "failed" and result.counterexample is not None
+    assert result.counterexample.anomaly == case.anomaly
+    assert run_property_once(case.property, reference, case.scenario).status.value == "passed"
