@@ -70,10 +70,12 @@ ERRORS_AFTER_APPEND = (
     ProduceError.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
     ProduceError.REQUEST_TIMED_OUT,
     ProduceError.UNKNOWN_SERVER_ERROR,
-    ProduceError.DUPLICATE_SEQUENCE_NUMBER,
     ProduceError.NOT_LEADER_OR_FOLLOWER,
 )
-"""Answered after the broker handled (and possibly appended) the batch."""
+"""Answered after the broker handled (and possibly appended) the batch.  DUPLICATE_SEQUENCE_NUMBER
+is left out: the rule replaces whatever the broker answered, so on a batch the broker rejected
+(a knock-on OUT_OF_ORDER_SEQUENCE_NUMBER, say) it claims success for an unwritten record.  The
+trace table injects it where the append is certain (row 19)."""
 
 _TIMEOUTS = {"request.timeout.ms": "1500", "delivery.timeout.ms": "8000", "retry.backoff.ms": "50"}
 
@@ -123,8 +125,7 @@ def steps(spec: ClusterSpec, *, wire: bool = False, max_sends: int = 8, faults: 
     broker = st.integers(0, spec.brokers - 1)
     wait_ms = st.sampled_from([10, 200, 1600, 3000] if wire else [10, 200, 1600, 3000, 9000, 20_000])
     send = st.builds(lambda p: SendStep("", p), partition)
-    # sends are listed three times: Hypothesis picks the branches of one_of evenly
-    options: list[st.SearchStrategy[Step]] = [send, send, send, st.builds(WaitStep, wait_ms), st.just(FlushStep())]
+    options: list[st.SearchStrategy[Step]] = [st.builds(WaitStep, wait_ms), st.just(FlushStep())]
     if faults:
         options += [
             st.builds(lambda p: ClusterStep(ClusterAction.FAILOVER, partition=p), partition),
@@ -138,7 +139,11 @@ def steps(spec: ClusterSpec, *, wire: bool = False, max_sends: int = 8, faults: 
             ),
             st.builds(lambda p: ClusterStep(ClusterAction.EXPIRE_PRODUCERS, partition=p), st.none() | partition),
         ]
-    return st.lists(st.one_of(options), max_size=max_sends * 3).map(lambda ss: _cap_sends(ss, max_sends))
+    # sends come in bursts of 1-4 (several requests in flight at once), other steps one at a time;
+    # a burst shrinks to one send, the list to the fewest elements
+    burst = st.lists(send, min_size=1, max_size=4)
+    element = st.one_of(burst, st.one_of(options).map(lambda step: [step]))
+    return st.lists(element, max_size=max_sends * 2).map(lambda parts: _cap_sends([s for part in parts for s in part], max_sends))
 
 
 def _cap_sends(program: list[Step], max_sends: int) -> list[Step]:

@@ -166,7 +166,7 @@ TRACE_TABLE: tuple[TableEntry, ...] = (
         rules=[ProduceRule(1, Action.DROP_REQUEST)],
         holds=(P.AT_MOST_ONCE, P.ORDER, P.DEFINITE_FAILURES, P.LIVENESS),
         anomalies=(("implied-write-lost", BROKER),),
-        completions={"v0": "failed", "v1": "acked"},
+        completions={"v0": "indeterminate", "v1": "acked"},
         known_bugs=("KAFKA-15591 (brokers 2.5-4.4 accept any first sequence on empty state; Java then loops on v0 to its timeout)",),
         note="The reference broker of 4.3.0 has the KAFKA-15591 behaviour: the checker attributes the gap to it.",
     ),

@@ -163,6 +163,8 @@ class ModelProducer:
             batch.maybe_written = False  # the broker checked its window: no attempt of this stamp is there
         elif error.appended is not Appended.NO:
             batch.maybe_written = True
+        if error.appended is not Appended.NO:
+            batch.possibly_appended = True
         retry = self._can_retry(batch, now_ms) and self._retriable(part, batch, error, log_start_offset)
         if retry:
             batch.state = PARKED if part.bump_needed and not batch.maybe_written and self.config.idempotence else QUEUED
@@ -298,7 +300,7 @@ class ModelProducer:
             if not batch.maybe_written and batch.ordinal > part.last_acked_ordinal:
                 part.bump_needed = True  # a sequence the broker will never see
         if not batch.done:
-            if batch.maybe_written:
+            if batch.possibly_appended or batch.maybe_written:
                 self._finish(part, batch, lambda v, i: Indeterminate(v, reason, now_ms), now_ms)
             else:
                 self._finish(part, batch, lambda v, i: Failed(v, reason, now_ms), now_ms)

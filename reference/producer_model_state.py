@@ -102,6 +102,12 @@ class ModelBatch:
     sequence it never wraps, so "earlier" is a plain comparison."""
     attempts: int = 0
     maybe_written: bool = False
+    """Some attempt under the current stamp may be in the log (OUT_OF_ORDER_SEQUENCE_NUMBER on a
+    retry clears it: inside the guarantee the broker's window would have matched it)."""
+    possibly_appended: bool = False
+    """Some attempt ever got an answer other than a definite "not written", or none; never
+    cleared.  Decides Failed vs Indeterminate, which must hold even outside the guarantee
+    (after producer-id expiry an OUT_OF_ORDER_SEQUENCE_NUMBER proves nothing)."""
     retry_at_ms: int = 0
     done: bool = False
     """The application has its completion (the batch may still be in flight)."""
