@@ -32,7 +32,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from kafka_conformance.reference.batches import INT32_MAX, LogRecord
+from kafka_conformance.reference.batches import LogRecord
 from kafka_conformance.reference.broker_profile import broker_profile
 from kafka_conformance.reference.cluster_model import ClusterModel
 from kafka_conformance.reference.config_values import EffectiveConfig, ProducerConfigError
@@ -54,7 +54,7 @@ from kafka_conformance.reference.producer_program import (
 from kafka_conformance.reference.trace import Attempt, Event
 from kafka_conformance.reference.verdicts import Anomaly, DeliveryReport
 
-__all__ = ["ModelRun", "ModelSession", "delivery_config_for", "effective_config_for", "model_failures", "run_model", "wraps"]
+__all__ = ["ModelRun", "ModelSession", "delivery_config_for", "effective_config_for", "model_failures", "run_model"]
 
 FLUSH_SLACK_MS = 60_000
 """How long past the last delivery deadline a flush may wait before the run gives up on it."""
@@ -276,14 +276,6 @@ class ModelSession:
         self.events.extend(self.producer.take_events())
 
 
-def wraps(run: ModelRun) -> bool:
-    """Whether some (pid, epoch) run of the trace crossed the Int.MAX sequence wrap."""
-    attempts = [e for e in run.events if isinstance(e, Attempt) and e.base_sequence >= 0]
-    crosses = any(e.base_sequence + len(e.values) - 1 > INT32_MAX for e in attempts)
-    restarted = run.trace.initial_sequence > 0 and any(e.base_sequence == 0 for e in attempts)
-    return crosses or restarted
-
-
 def model_failures(run: ModelRun) -> tuple[Anomaly, ...]:
     """The broker and client anomalies of a model run that a correct reference must never show.
 
@@ -292,13 +284,8 @@ def model_failures(run: ModelRun) -> tuple[Anomaly, ...]:
     * the modelled broker's own documented behaviour: brokers 2.5-4.4 accept any first sequence
       from a producer with no state (KAFKA-15591), so a lost first request lets a later batch
       in and the checker rightly blames the broker (``implied-write-lost``, trace table row 6);
-      that is the reference being faithful, not wrong, so it is not counted for those versions;
-    * a known gap of the delivery checker: G-IMPLIED compares sequences without the Int.MAX
-      wrap (its docstring says so), so a run seeded near Int.MAX that crosses the wrap can be
-      misjudged; its ``implied-write-lost`` anomalies are dropped."""
+      that is the reference being faithful, not wrong, so it is not counted for those versions."""
     found = run.report.failures()
     if not broker_profile(run.trace.cluster.kafka_version).fresh_partition_requires_sequence_zero:
         found = tuple(a for a in found if not (a.name == "implied-write-lost" and "KAFKA-15591" in a.explanation))
-    if run.trace.initial_sequence > 0 and wraps(run):
-        found = tuple(a for a in found if a.name != "implied-write-lost")
     return found

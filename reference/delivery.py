@@ -16,8 +16,9 @@ client's, decided from the wire events when the trace has them:
   got an answer saying "not written" (then the broker lied);
 * log-only properties (L-SEQ, L-EPOCH) and G-IMPLIED gaps are the broker's.
 
-Sequence comparisons ignore the Int.MAX wrap in G-ORD and G-IMPLIED (a run
-would need 2^31 records); L-SEQ follows it exactly.
+Sequence comparisons ignore the Int.MAX wrap in G-ORD (a run would need 2^31
+records); G-IMPLIED orders a run from its first attempted sequence and L-SEQ
+follows the wrap exactly, since the model producer can be seeded near Int.MAX.
 """
 
 from __future__ import annotations

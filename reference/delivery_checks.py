@@ -22,6 +22,9 @@ from kafka_conformance.reference.produce_errors import Appended
 from kafka_conformance.reference.trace import Acked, Failed, FaultKind
 from kafka_conformance.reference.verdicts import Anomaly, Attribution, Property, Verdict
 
+SEQUENCE_SPACE = INT32_MAX + 1
+"""Sequences run 0..Int.MAX and then wrap to 0 (KAFKA-7692)."""
+
 __all__ = [
     "check_definite_failures",
     "check_epochs",
@@ -85,14 +88,18 @@ def check_implied_acks(run: TraceIndex, cfg: DeliveryConfig) -> Verdict:
     found = []
     for (partition, pid, epoch), members in runs.items():
         present = {v for v in members if any(p == partition for p, _ in run.in_log(v))}
-        proofs = sorted((s, v) for v, s in members.items() if v in acked and _acked_in_run(run, v, partition, pid, epoch))
-        for value, seq in sorted(members.items(), key=lambda item: item[1]):
-            later = next(((s, v) for s, v in proofs if s > seq), None)
+        # Positions along the run, from its first attempted sequence: a run seeded near
+        # Int.MAX wraps to 0, and 0 then comes *after* Int.MAX.
+        origin = next(iter(members.values()))
+        position = {v: (s - origin) % SEQUENCE_SPACE for v, s in members.items()}
+        proofs = sorted((position[v], v) for v in members if v in acked and _acked_in_run(run, v, partition, pid, epoch))
+        for value in sorted(members, key=position.__getitem__):
+            later = next(((pos, v) for pos, v in proofs if pos > position[value]), None)
             if value in present or later is None:
                 continue
             gap = cfg.durability_gap() or run.fault(partition, STATE_FAULTS)
             who, why = (OUTSIDE, gap) if gap else _implied_blame(run, later[1], partition, pid)
-            why = f"sequence {later[0]} of (pid {pid}, epoch {epoch}) acknowledged without sequence {seq}: {why}"
+            why = f"sequence {members[later[1]]} of (pid {pid}, epoch {epoch}) acknowledged without sequence {members[value]}: {why}"
             found.append(Anomaly("implied-write-lost", Property.IMPLIED_ACK, who, why, partition, (value, later[1])))
     return verdict_of(Property.IMPLIED_ACK, found)
 

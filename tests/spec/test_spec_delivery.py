@@ -261,6 +261,18 @@ def test_kafka_15591_gap_on_empty_state_violates_implied_ack():
     assert report[P.SEQUENCES].outcome is Outcome.HOLDS  # a first record may carry any sequence
 
 
+def test_implied_ack_orders_sequences_across_the_wrap():
+    """Row 12: Int.MAX acked and 0 (the next batch, after the wrap) failed proves nothing about Int.MAX's
+    predecessors; 0 acked without Int.MAX in the log is a lost implied write."""
+    wire = [Attempt(1, ["x"], 0, 1, 0, INT32_MAX), Attempt(2, ["y"], 0, 1, 0, 0)]
+    fine = [*sends("x", "y"), *wire, Response(1, ProduceError.NONE, 0), Response(2, ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER),
+            Acked("x", 0), Failed("y", "OOOS")]
+    assert check(fine, records(s("x", INT32_MAX)))[P.IMPLIED_ACK].outcome is Outcome.HOLDS
+    lost = [*sends("x", "y"), *wire, Response(1, ProduceError.NOT_LEADER_OR_FOLLOWER), Response(2, ProduceError.NONE, 0),
+            Acked("y", 0), Indeterminate("x", "delivery timeout")]
+    assert only(check(lost, records(s("y", 0))), P.IMPLIED_ACK) == ("implied-write-lost", BROKER)
+
+
 def test_implied_ack_needs_wire_events():
     assert check([*sends("a", "b"), Acked("b", 1)], records(s("b", 1)))[P.IMPLIED_ACK].outcome is Outcome.UNKNOWN
 
