@@ -347,6 +347,9 @@ class ClusterModel:
                 part.elect(previous)
             else:
                 part.elect()
+            if not self._leaderless and all(self.alive.values()):
+                # The last fault just ended: from here on the producer must make progress (LIVE).
+                self._events.append(Fault(FaultKind.HEALED, None, now))
 
     # --------------------------------------------------------------------- maintenance
     def replicate(self) -> None:

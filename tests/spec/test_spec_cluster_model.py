@@ -242,7 +242,19 @@ def test_leaderless_period_then_the_previous_leader_returns() -> None:
     assert model.leader(0) == 0 and model.metadata().partition(0).leader_epoch == 1
     ok = model.produce(0, 0, batch(0), acks=-1)
     assert ok.response is not None and ok.response.error is ProduceError.NONE
-    assert faults(model) == [(FaultKind.NETWORK_PARTITION, 0)]
+    # the period's end is the last fault ending: the producer must make progress from here (LIVE)
+    assert faults(model) == [(FaultKind.NETWORK_PARTITION, 0), (FaultKind.HEALED, None)]
+    assert [e.time_ms for e in model.events() if isinstance(e, Fault) and e.kind is FaultKind.HEALED] == [600]
+
+
+def test_a_leaderless_period_ending_while_a_broker_is_down_heals_nothing() -> None:
+    clock = Clock()
+    model = cluster(clock=clock)
+    model.apply(ClusterStep(ClusterAction.CRASH, broker=2))
+    model.apply(ClusterStep(ClusterAction.LEADERLESS, partition=0, duration_ms=50))
+    clock.now = 60
+    assert model.leader(0) is not None
+    assert (FaultKind.HEALED, None) not in faults(model)
 
 
 def test_expired_producer_state_lets_a_late_retry_append_again_outside_the_guarantee() -> None:
