@@ -25,7 +25,7 @@ class UsageError(Exception):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kafka-conformance",
-        description="Check a Kafka ACL authorizer against Apache Kafka's semantics.",
+        description="Check Kafka ACL authorizers, idempotent producers and brokers against Apache Kafka's semantics.",
         epilog="Exit codes: 0 conforms, 1 divergence found, 2 usage or configuration error.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -46,9 +46,19 @@ def _parser() -> argparse.ArgumentParser:
     auth.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures"),
                       help="where minimal counterexamples are saved (default: %(default)s)")
 
+    from kafka_conformance import cli_broker, cli_corpus, cli_fuzz, cli_producer
+
+    cli_producer.add_arguments(check_sub.add_parser("producer", help="a real producer client under failure traces"))
+    cli_producer.add_matrix_arguments(
+        check_sub.add_parser("matrix", help="the trace table on every installed client x broker: which guarantees hold")
+    )
+    cli_broker.add_arguments(check_sub.add_parser("broker", help="a broker's produce path against the reference, by crafted requests"))
+    cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
+    cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
+
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
     replay.add_argument("files", nargs="+", type=Path)
-    replay.add_argument("--target", help="run against this target instead of the one saved in the case")
+    replay.add_argument("--target", help="run against this target (producer cases: this client) instead of the saved one")
 
     explain = sub.add_parser("explain", help="answer one request against an ACL file, with the reason")
     explain.add_argument("acls", type=Path, help="ACL file: kafka-acls --list text, JSON or YAML")
@@ -122,7 +132,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
+        if args.suite == "producer":
+            from kafka_conformance import cli_producer
+
+            return cli_producer.run(args)
+        if args.suite == "matrix":
+            from kafka_conformance import cli_producer
+
+            return cli_producer.run_matrix_command(args)
+        if args.suite == "broker":
+            from kafka_conformance import cli_broker
+
+            return cli_broker.run(args)
         return _check(args)
+    if args.command == "corpus":
+        from kafka_conformance import cli_corpus
+
+        return cli_corpus.run(args)
+    if args.command == "fuzz":
+        from kafka_conformance import cli_fuzz
+
+        return cli_fuzz.run(args)
     if args.command == "replay":
         return _replay(args)
     if args.command == "explain":
@@ -194,6 +224,15 @@ def _replay(args: argparse.Namespace) -> int:
 
     worst = EXIT_OK
     for path in args.files:
+        kind = _case_kind(path)
+        if kind == "producer":
+            worst = max(worst, _replay_producer(path, args.target))
+            continue
+        if kind == "broker":
+            from kafka_conformance import cli_broker
+
+            worst = max(worst, cli_broker.replay([path], args.target))
+            continue
         try:
             case = load_case(path)
             target = resolve_target(
@@ -217,6 +256,38 @@ def _replay(args: argparse.Namespace) -> int:
                 print(f"       {cx.adapter_error}")
             worst = max(worst, EXIT_DIVERGED) if worst != EXIT_USAGE else worst
     return worst
+
+
+def _case_kind(path: Path) -> str:
+    """Which suite saved a case file ("authorizer" when unreadable: its loader names the problem)."""
+    import json
+
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "authorizer"
+    fmt = body.get("format") if isinstance(body, dict) else None
+    if fmt == "kafka-conformance/producer-case":
+        return "producer"
+    if fmt == "kafka-conformance/broker-case":
+        return "broker"
+    return "authorizer"
+
+
+def _replay_producer(path: Path, client: str | None) -> int:
+    from kafka_conformance.producer_render import describe_run
+    from kafka_conformance.producer_saved import replay_producer
+
+    try:
+        result = replay_producer(path, client=client)
+    except ValueError as exc:
+        print(f"ERROR  {path}: {exc}")
+        return EXIT_USAGE
+    print(f"{result.label:6} {path} [{result.case.client} on {result.case.broker}, was {', '.join(result.case.anomalies)}]")
+    if result.result is not None:
+        for line in describe_run(result.result, with_trace=False)[1:]:
+            print(f"       {line}")
+    return result.exit_code
 
 
 def _explain(args: argparse.Namespace) -> int:
