@@ -17,7 +17,7 @@ import attrs
 
 from kafka_conformance.cases import Query, Scenario
 
-__all__ = ["shrink_scenario"]
+__all__ = ["chunk_removals", "shrink_scenario"]
 
 _FIELDS = ("queries", "by_type", "records", "acls", "properties")
 
@@ -46,14 +46,14 @@ def shrink_scenario(scenario: Scenario, still_fails: Callable[[Scenario], bool],
 def _candidates(s: Scenario) -> Iterator[Scenario]:
     for name in _FIELDS:
         items: tuple[object, ...] = getattr(s, name)
-        for kept in _removals(items):
+        for kept in chunk_removals(items):
             yield attrs.evolve(s, **{name: kept})
     for i, query in enumerate(s.queries):
-        for actions in _removals(query.actions, keep_one=True):
+        for actions in chunk_removals(query.actions, keep_one=True):
             yield attrs.evolve(s, queries=(*s.queries[:i], Query(query.context, actions), *s.queries[i + 1:]))
 
 
-def _removals(items: tuple[Any, ...], *, keep_one: bool = False) -> Iterator[tuple[Any, ...]]:
+def chunk_removals(items: tuple[Any, ...], *, keep_one: bool = False) -> Iterator[tuple[Any, ...]]:
     """``items`` without a chunk: halves first, then quarters, ... then single items."""
     n = len(items)
     chunk = max(1, n // 2)

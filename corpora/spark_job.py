@@ -84,7 +84,8 @@ def run_on_spark(spec: FuzzSpec, shards: Sequence[int], *, master: str | None, p
         label = f"Spark {sc.master}"
         if not shards:
             return label, startup, 0.0
-        slices = partitions or max(1, min(len(shards), sc.defaultParallelism))
+        # Several partitions per core balance uneven shards; each partition opens the target once.
+        slices = partitions or max(1, min(len(shards), 4 * sc.defaultParallelism))
         t1 = time.monotonic()
         task = functools.partial(partition_task, spec.to_json())
         sc.parallelize(list(shards), slices).mapPartitions(task).collect()
