@@ -311,8 +311,11 @@ class WireClient:
         )
         return brokers, found
 
-    def create_topic(self, name: str, *, partitions: int = 1, replication_factor: int = 1, timeout_s: float = 10.0) -> None:
-        """Create ``name`` (CreateTopics when offered, else a Metadata auto-create) and wait until it has a leader."""
+    def create_topic(
+        self, name: str, *, partitions: int = 1, replication_factor: int = 1, timeout_s: float = 10.0
+    ) -> dict[int, int]:
+        """Create ``name`` (CreateTopics when offered, else a Metadata auto-create), wait until every
+        partition has a leader, and return the leader's node id per partition."""
         if self.supports(19):
             from kafka.protocol.admin import CreateTopicsRequest, CreateTopicsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
@@ -325,7 +328,7 @@ class WireClient:
                 if result.error_code not in (0, 36):  # 36 TOPIC_ALREADY_EXISTS
                     detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
                     raise WireError(f"broker {self.address} refused to create topic {name!r}: {detail}")
-        self.wait_for_leaders(name, partitions, timeout_s=timeout_s, auto_create=not self.supports(19))
+        return self.wait_for_leaders(name, partitions, timeout_s=timeout_s, auto_create=not self.supports(19))
 
     def wait_for_leaders(self, name: str, partitions: int, *, timeout_s: float = 10.0, auto_create: bool = False) -> dict[int, int]:
         deadline = time.monotonic() + timeout_s

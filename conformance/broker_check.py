@@ -109,7 +109,7 @@ def check_broker(
     with open_broker_target(target) as handle:
         session = _Session(handle, timeout_s)
         try:
-            probes = run_probes(None, handle.host, handle.port, profile) if table else ()
+            probes = run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic) if table else ()
             if on_progress is not None and table:
                 on_progress(f"probe table: {sum(p.status == 'conforms' for p in probes)}/{len(probes)} as Kafka")
             findings: list[BrokerFinding] = []
@@ -162,7 +162,7 @@ def _round(
         nonlocal examples
         examples += 1
         try:
-            run = run_case(session.client(), case, profile)
+            run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic)
         except WireError:
             session.reset()
             raise
@@ -239,7 +239,7 @@ def replay_broker_case(path: str | Path, *, target: str | None = None, kafka_ver
     with open_broker_target(spec) as handle:
         try:
             with WireClient(handle.host, handle.port) as client:
-                run = run_case(client, case, profile)
+                run = run_case(client, case, profile, shared_topic=handle.shared_topic)
         except WireError as exc:
             return ReplayResult(str(path), spec, "ERROR", detail=str(exc))
     names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))

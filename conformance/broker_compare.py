@@ -16,9 +16,10 @@ they are the kit's interface (see :data:`BROKER_ANOMALIES`).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -215,17 +216,49 @@ def _answer(error: int, offset: int, log_start: int) -> str:
 
 def run_case(
     client: WireClient, case: BrokerCase, profile: BrokerProfile, *, topic: str | None = None,
-    stop_at_first: bool = False,
+    shared_topic: str | None = None, stop_at_first: bool = False,
 ) -> CaseRun:
     """Send ``case`` to a fresh topic through ``client`` and compare every answer and the final log.
 
+    ``shared_topic`` is for brokers that serve one fixed topic (the Python test broker): the
+    case then writes to partition 0 of it after whatever earlier cases left there, with
+    producer ids of its own, and the model starts at the partition's current end offset
+    (so offsets still compare exactly, and the model knows the partition held records).
+
     Raises WireError when the broker cannot be talked to (that is an error, not a divergence).
     """
-    topic = topic or new_topic_name()
-    client.create_topic(topic)
+    if shared_topic is not None:
+        topic = shared_topic
+        leaders = client.wait_for_leaders(topic, 1)
+    else:
+        topic = topic or new_topic_name()
+        leaders = client.create_topic(topic)
+    with _leader(client, topic, leaders.get(0, -1)) as leader:
+        start = leader.list_offset(topic, 0) if shared_topic is not None else 0
+        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, start)
+
+
+@contextlib.contextmanager
+def _leader(client: WireClient, topic: str, node: int) -> Iterator[WireClient]:
+    """The connection to the partition's leader: ``client`` itself on a one-broker cluster,
+    a connection opened for the case on a cluster whose leader is another broker."""
+    brokers, _ = client.metadata([topic])
+    address = brokers.get(node)
+    if address is None or address == (client.host, client.port):
+        yield client
+        return
+    with WireClient(address[0], address[1], timeout_s=client.timeout_s) as other:
+        yield other
+
+
+def _run_on_leader(
+    client: WireClient, leader: WireClient, case: BrokerCase, profile: BrokerProfile, topic: str, stop_at_first: bool,
+    start: int,
+) -> CaseRun:
     pids = ProducerIds(client).for_slots(case.slots)
     log = PartitionLog(profile)
-    produce_v5 = client.version_for(0) >= 5
+    log.log_end_offset = start  # earlier cases' records on a shared partition: not ours, but they hold the offsets
+    produce_v5 = leader.version_for(0) >= 5
     steps: list[StepRecord] = []
     found: list[BrokerDivergence] = []
     complete = True
@@ -236,7 +269,7 @@ def run_case(
         next_seq = _expected_next(log, batch)
         leo = log.log_end_offset
         expected = log.append_client(batch)
-        actual = client.produce(topic, 0, batch)
+        actual = leader.produce(topic, 0, batch)
         steps.append(StepRecord(i, crafted.describe(), expected.error.code, expected.base_offset, expected.log_start_offset,
                                 expected.rule, actual.error_code, actual.base_offset, actual.log_start_offset))
         anomaly = classify(expected, actual, log_end_before=leo, batch=batch, next_seq=next_seq, new_epoch=new_epoch,
@@ -251,7 +284,7 @@ def run_case(
             complete = False
             break
     if complete:
-        mismatch = compare_logs(log.records(), client.read_log(topic, 0))
+        mismatch = compare_logs(log.records(), leader.read_log(topic, 0, start=start))
         if mismatch is not None:
             found.append(mismatch)
     return CaseRun(topic, pids, tuple(steps), tuple(found), complete)

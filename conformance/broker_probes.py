@@ -82,7 +82,7 @@ class ProbeResult:
 
 
 def run_probes(client_factory: type[WireClient] | None, host: str, port: int, profile: BrokerProfile,
-               *, probes: tuple[Probe, ...] = PROBES) -> tuple[ProbeResult, ...]:
+               *, probes: tuple[Probe, ...] = PROBES, shared_topic: str | None = None) -> tuple[ProbeResult, ...]:
     """Each probe on a fresh topic of the broker at ``host:port``, over one connection (reopened after an error)."""
     factory = client_factory or WireClient
     out = []
@@ -92,7 +92,7 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
             try:
                 if client is None:
                     client = factory(host, port)
-                run = run_case(client, probe.case, profile)
+                run = run_case(client, probe.case, profile, shared_topic=shared_topic)
             except WireError as exc:
                 out.append(ProbeResult(probe.name, probe.question, "error", error=str(exc)))
                 if client is not None:

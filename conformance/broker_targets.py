@@ -50,6 +50,8 @@ class BrokerHandle:
     host: str
     port: int
     description: str
+    shared_topic: str | None = None
+    """Set for brokers that serve one fixed topic: cases share its partition 0 (see ``run_case``)."""
 
     @property
     def bootstrap(self) -> str:
@@ -81,8 +83,9 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     except ValueError as exc:
         raise BrokerTargetError(f"test-broker:{version}: {exc}") from exc
     with module.TestCluster(kafka_version=version) as cluster:
-        host, _, port = str(cluster.bootstrap).rpartition(":")
-        yield BrokerHandle(f"test-broker:{version}", host, int(port), f"Python test broker (Kafka {version} model) at {cluster.bootstrap}")
+        host, _, port = str(cluster.bootstrap).split(",")[0].rpartition(":")
+        description = f"Python test broker (Kafka {version} model) at {cluster.bootstrap}"
+        yield BrokerHandle(f"test-broker:{version}", host, int(port), description, str(cluster.model.spec.topic))
 
 
 BROKER_TARGETS: dict[str, Callable[[str, str | None], AbstractContextManager[BrokerHandle]]] = {

@@ -1,0 +1,34 @@
+"""check_broker against the kit's Python test broker: it conforms to its own release and diverges from another.
+
+The test broker answers from the reference model, so a clean run is the check's
+false-positive guard; holding it to a different release must make the same
+check fail with the anomaly that names the version difference.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from kafka_conformance.broker_check import check_broker
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("kafka_conformance.adapters.test_broker") is None, reason="the Python test broker is not in this build"
+)
+
+
+def test_test_broker_conforms_to_its_own_release() -> None:
+    report = check_broker("test-broker:4.3.0", kafka_version="4.3.0", max_examples=40, seed=11, max_rounds=1)
+    assert report.verdict == "conforms", [f.divergence.describe() for f in report.findings]
+    assert all(p.status == "conforms" for p in report.probes)
+    assert report.examples == 40
+
+
+def test_release_difference_is_found_and_named() -> None:
+    """A 4.3 broker accepts a non-zero first sequence from a producer with no state; 2.4 answered UNKNOWN_PRODUCER_ID."""
+    report = check_broker("test-broker:4.3.0", kafka_version="2.4.0", max_examples=60, seed=11, max_rounds=1)
+    table = {p.name: p.anomalies for p in report.probes}
+    assert table["fresh-producer-nonzero"] == ("unknown-producer-accepted",)
+    assert [f.anomaly for f in report.findings] == ["unknown-producer-accepted"]
+    assert len(report.findings[0].case.batches) == 1
