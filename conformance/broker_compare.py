@@ -32,6 +32,7 @@ from kafka_conformance.reference.produce_errors import ProduceError
 
 __all__ = [
     "BROKER_ANOMALIES",
+    "SPLITTING_ANOMALIES",
     "BrokerDivergence",
     "CaseRun",
     "ProducerIds",
@@ -47,7 +48,8 @@ BROKER_ANOMALIES: dict[str, str] = {
     "duplicate-rejected": "an exact duplicate of a cached batch got an error (Kafka: success with the original offset)",
     "duplicate-appended": "an exact duplicate of a cached batch was written again",
     "wrong-duplicate-offset": "a duplicate was answered with success but not with the original batch's base offset",
-    "old-duplicate-deduplicated": "a batch Kafka rejects (e.g. a resend older than the 5-batch window) was answered as a duplicate",
+    "false-duplicate": "a batch Kafka rejects as out of order (an overlap, a resend older than the 5-batch window) was answered "
+                       "as a duplicate: success, nothing written",
     "gap-accepted": "a batch leaving a sequence gap was written (Kafka: OUT_OF_ORDER_SEQUENCE_NUMBER)",
     "out-of-order-accepted": "a batch overlapping or behind the last sequence was written (Kafka: OUT_OF_ORDER_SEQUENCE_NUMBER)",
     "new-epoch-nonzero-accepted": "a new epoch starting at a non-zero sequence was written (Kafka: OUT_OF_ORDER_SEQUENCE_NUMBER)",
@@ -63,9 +65,9 @@ BROKER_ANOMALIES: dict[str, str] = {
     "log-mismatch": "the log read back with Fetch differs from the model's log",
 }
 
-_SPLITS = frozenset({
+SPLITTING_ANOMALIES = frozenset({
     "duplicate-appended", "gap-accepted", "out-of-order-accepted", "new-epoch-nonzero-accepted", "stale-epoch-accepted",
-    "unknown-producer-accepted", "invalid-batch-accepted", "old-duplicate-deduplicated", "nonzero-first-sequence-rejected",
+    "unknown-producer-accepted", "invalid-batch-accepted", "nonzero-first-sequence-rejected",
     "unallocated-producer-rejected", "valid-batch-rejected", "wrong-append-offset", "log-mismatch",
 })
 _RUN_IDS = itertools.count(1)
@@ -106,7 +108,7 @@ class BrokerDivergence:
 
     @property
     def splits_logs(self) -> bool:
-        return self.anomaly in _SPLITS
+        return self.anomaly in SPLITTING_ANOMALIES
 
     def describe(self) -> str:
         where = "final read" if self.step < 0 else f"step {self.step}"
@@ -190,7 +192,7 @@ def classify(
         error = expected.error
         if error is ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER:
             if actual.base_offset != log_end_before:
-                return "old-duplicate-deduplicated"
+                return "false-duplicate"
             if new_epoch:
                 return "new-epoch-nonzero-accepted"
             if next_seq is not None and (batch.base_sequence - next_seq) % (INT32_MAX + 1) < 2**30:

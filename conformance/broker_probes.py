@@ -56,7 +56,7 @@ PROBES: tuple[Probe, ...] = (
     _probe("sequence-wraparound", "does the sequence continue from Int.MAX to 0, with duplicates of the wrapping batch detected?",
            (0, 0, INT32_MAX - 1, 3), (0, 0, 1, 1), (0, 0, INT32_MAX - 1, 3)),
     _probe("two-producers", "are two producers' sequences kept apart on one partition?",
-           (0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 0, 1), slots=(A, A)),
+           (0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 1, 1), slots=(A, A)),
     _probe("negative-sequence", "is an idempotent batch with base sequence -1 refused as invalid?", (0, 0, -1, 1)),
 )
 

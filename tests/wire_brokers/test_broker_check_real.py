@@ -31,6 +31,13 @@ def test_tansu_answers_a_duplicate_with_46(tansu: RunningBroker) -> None:
     assert table["duplicate-last"] == ("duplicate-rejected",)
     assert table["duplicate-older-in-window"] == ("duplicate-rejected",)
     assert table["in-sequence"] == () and table["sequence-gap"] == ()
+    assert table["two-producers"] == ()
+
+
+def test_tansu_fences_an_epoch_it_did_not_issue(tansu: RunningBroker) -> None:
+    """Found by the kit: a higher epoch at sequence 0 (the Java client's local bump, KIP-360) gets PRODUCER_FENCED (90)."""
+    table = _table(tansu)
+    assert table["new-epoch-at-zero"] == ("valid-batch-rejected",)
 
 
 def test_noida_reports_the_wrong_offset_for_an_older_duplicate(noida: RunningBroker) -> None:
@@ -38,6 +45,13 @@ def test_noida_reports_the_wrong_offset_for_an_older_duplicate(noida: RunningBro
     assert "wrong-duplicate-offset" in table["duplicate-older-in-window"]
     assert "wrong-duplicate-offset" not in table["duplicate-last"]  # the newest duplicate gets the right offset
     assert table["in-sequence"] == ()
+
+
+def test_noida_does_not_fence_a_stale_epoch(noida: RunningBroker) -> None:
+    """Found by the kit: after a bump to epoch 1, a batch of epoch 0 is written (Kafka: INVALID_PRODUCER_EPOCH)."""
+    table = _table(noida)
+    assert table["stale-epoch"] == ("stale-epoch-accepted",)
+    assert table["overlapping-range"] == ("false-duplicate",)
 
 
 def test_rdkafka_mock_does_not_deduplicate_idempotent_only_producers(rdkafka_mock: RunningBroker) -> None:
