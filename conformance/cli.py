@@ -383,11 +383,25 @@ def _explain_config(args: argparse.Namespace) -> int:
 
 
 def _targets() -> int:
+    from kafka_conformance.broker_targets import broker_targets_table
+    from kafka_conformance.producer_clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
     from kafka_conformance.targets import builtin_targets
 
+    print("authorizers (check authorizer --target)")
     for name, description, runnable in builtin_targets():
-        print(f"{name:32} {'yes' if runnable else 'no ':3}  {description}")
-    print("python:MODULE:FACTORY            yes  any Python object implementing the protocol")
+        print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
+    print("  python:MODULE:FACTORY                  yes  any Python object implementing the protocol")
+    print("producer clients (check producer --client)")
+    for name in REAL_CLIENTS:
+        try:
+            resolve_client(name)
+            print(f"  {name:38} yes  the real client, run against the test broker or a real broker")
+        except ClientSpecError as exc:
+            print(f"  {name:38} no   {exc}")
+    print(f"  {MODEL:32} yes  the reference producer against the reference cluster (simulated time)")
+    print("brokers (check broker --target, check producer --broker)")
+    for name, description, runnable in broker_targets_table():
+        print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
     return EXIT_OK
 
 
