@@ -5,11 +5,10 @@ the pytest path uses), encode them as JSON, check one case against a target,
 shrink a failing case and save it as a replayable file.  Everything else in
 ``corpora`` (shards, Parquet, Spark, accounting, reports) is suite-agnostic.
 
-``authorizer`` and ``producer`` are built in.  Another suite (the crafted
-broker requests of ``check broker`` are the next candidate) plugs in by
-implementing :class:`Suite` and calling :func:`register_suite` from the module
-that defines it, or by being added to ``_BUILTIN`` below; an unknown name is a
-clear error naming the suites available, never a stub.
+``authorizer``, ``producer`` and ``broker`` are built in.  Another suite
+plugs in by implementing :class:`Suite` and calling :func:`register_suite`
+from the module that defines it, or by being added to ``_BUILTIN`` below; an
+unknown name is a clear error naming the suites available, never a stub.
 """
 
 from __future__ import annotations
@@ -106,6 +105,7 @@ class Suite(Protocol):
 _BUILTIN: dict[str, str] = {
     "authorizer": "kafka_conformance.corpora.suite_authorizer:AuthorizerSuite",
     "producer": "kafka_conformance.corpora.suite_producer:ProducerSuite",
+    "broker": "kafka_conformance.corpora.suite_broker:BrokerSuite",
 }
 _REGISTERED: dict[str, Callable[[], Suite]] = {}
 

@@ -78,3 +78,18 @@ def test_local_masters_get_task_retries(master: str, expected: str) -> None:
     from kafka_conformance.corpora.spark_job import with_retries
 
     assert with_retries(master) == expected
+
+
+def test_each_partition_starts_its_own_broker(spark: Any, tmp_path: Path) -> None:
+    from kafka_conformance.broker_targets import available
+    from kafka_conformance.corpora.suite_broker import BrokerSuite
+
+    if not available()["noida"].ok:
+        pytest.skip("noida-db is not installed")
+    settings = tuple(sorted(BrokerSuite().generation_settings(target=None, kafka_version=None, flavour=None,
+                                                              mode="well-formed").items()))
+    on_spark = FuzzSpec(str(tmp_path / "spark"), "noida", CorpusSpec("broker", 2, 120, 30, settings))
+    inline = FuzzSpec(str(tmp_path / "inline"), "noida", CorpusSpec("broker", 2, 120, 30, settings))
+    s = run_campaign(on_spark, master=None, spark=spark, partitions=4)
+    i = run_campaign(inline, master=None)
+    assert _verdicts(on_spark) == _verdicts(inline) and s.verdicts == i.verdicts and s.exit_code == 1
