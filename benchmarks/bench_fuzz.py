@@ -2,6 +2,7 @@
 
     python benchmarks/bench_fuzz.py                           # 20k cases per run, both modes
     python benchmarks/bench_fuzz.py --cases 1000000 --modes corpus --targets reference
+    python benchmarks/bench_fuzz.py --modes corpus --corpus DIR      # a corpus made by `corpus generate`
 
 For each target and mode, the same cases are run twice into fresh directories:
 once in this process (``run_campaign(master=None)``, no Spark) and once on a
@@ -53,18 +54,24 @@ def main() -> None:
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--no-single", action="store_true", help="skip the one-process runs")
     parser.add_argument("--json", type=Path, help="write the figures as JSON here")
+    parser.add_argument("--corpus", type=Path, help="reuse this corpus (corpus mode; --cases is then the corpus's)")
     args = parser.parse_args()
 
     suite = AuthorizerSuite()
     settings = tuple(sorted(suite.generation_settings(target=None, kafka_version=None, flavour=None,
                                                       mode="well-formed").items()))
     cases = CorpusSpec("authorizer", 0, args.cases, args.shard_size, settings)
+    if args.corpus is not None:
+        from kafka_conformance.corpora.generate import load_corpus
+
+        cases = load_corpus(args.corpus)
+        args.cases = cases.cases
     work = Path(tempfile.mkdtemp(prefix="kc-bench-fuzz-"))
     figures: dict[str, object] = {"cases": args.cases, "python": platform.python_version(), "load_before": _load()}
     print(f"{args.cases} authorizer cases, shards of {args.shard_size}; {_load()}", flush=True)
     try:
         modes = args.modes.split(",")
-        if "corpus" in modes:
+        if "corpus" in modes and args.corpus is None:
             t0 = time.monotonic()
             generate_corpus(work / "corpus", cases)
             gen_s = time.monotonic() - t0
@@ -82,7 +89,7 @@ def main() -> None:
         try:
             for target in args.targets.split(","):
                 for mode in modes:
-                    corpus_dir = str(work / "corpus") if mode == "corpus" else None
+                    corpus_dir = str(args.corpus or work / "corpus") if mode == "corpus" else None
                     for executor in (["spark"] if args.no_single else ["single", "spark"]):
                         out = work / f"{target}-{mode}-{executor}"
                         spec = FuzzSpec(str(out), target, cases, corpus_dir)

@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--flavour", choices=["standard", "acl"])
     gen.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
     gen.add_argument("--target", help="generate for the capabilities this target declares (default: the reference's)")
+    gen.add_argument("--master", help="generate the shards on Spark (local[*], spark://HOST:PORT); default: in this process")
+    gen.add_argument("--partitions", type=_positive, help="Spark partitions (default: 4 per core)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +51,17 @@ def run(args: argparse.Namespace) -> int:
             if sys.stderr.isatty():
                 print(f"\r[{shard + 1}/{plan.shards} shards] {done[0]} cases\033[K", end="", file=sys.stderr, flush=True)
 
-        resumed = generate_corpus(args.out, spec, on_shard=progress)
+        resumed = (args.out / "corpus.json").exists()
+        if args.master is not None:
+            try:
+                import pyspark  # noqa: F401
+            except ImportError:
+                raise ValueError("pyspark is not installed: pip install 'kafka-conformance[spark]', or drop --master") from None
+            from kafka_conformance.corpora.spark_job import generate_on_spark
+
+            generate_on_spark(str(args.out), spec, master=args.master, partitions=args.partitions)
+        else:
+            generate_corpus(args.out, spec, on_shard=progress)
     except ValueError as exc:
         print(f"kafka-conformance: error: {exc}", file=sys.stderr)
         return 2

@@ -9,7 +9,7 @@ is derived from (suite, seed, shard, property).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ __all__ = [
     "CorpusSpec",
     "generate_corpus",
     "generate_shard",
+    "generate_task",
     "load_corpus",
     "read_corpus_shard",
     "shard_path",
@@ -115,6 +116,15 @@ def generate_corpus(directory: Path, spec: CorpusSpec, *, shards: Iterable[int] 
         if on_shard is not None:
             on_shard(k, spec.plan.size_of(k))
     return resumed
+
+
+def generate_task(directory: str, spec_json: dict[str, Any], shards: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """What a Spark partition runs to write its shards of a corpus (the driver has
+    written the manifest already; each executor checks it)."""
+    done: list[tuple[int, int]] = []
+    generate_corpus(Path(directory), CorpusSpec.from_json(spec_json), shards=list(shards),
+                    on_shard=lambda k, n: done.append((k, n)))
+    return iter(done)
 
 
 def load_corpus(directory: Path) -> CorpusSpec:

@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from kafka_conformance.corpora.fuzz import FuzzSpec, partition_task
+from kafka_conformance.corpora.generate import CorpusSpec
 
-__all__ = ["DEFAULT_MASTER", "main", "run_on_spark", "spark_session", "with_retries"]
+__all__ = ["DEFAULT_MASTER", "generate_on_spark", "main", "run_on_spark", "spark_session", "with_retries"]
 
 DEFAULT_MASTER = "local[*]"
 
@@ -90,6 +91,34 @@ def run_on_spark(spec: FuzzSpec, shards: Sequence[int], *, master: str | None, p
         task = functools.partial(partition_task, spec.to_json())
         sc.parallelize(list(shards), slices).mapPartitions(task).collect()
         return label, startup, time.monotonic() - t1
+    finally:
+        if own:
+            session.stop()
+
+
+def generate_on_spark(directory: str, spec: CorpusSpec, *, master: str | None, partitions: int | None = None,
+                      spark: Any = None) -> tuple[str, float, float]:
+    """Write the shards of a corpus not yet written, in parallel; (executor label,
+    start-up s, run s).  The driver writes (or checks) the manifest first."""
+    from pathlib import Path
+
+    from kafka_conformance.corpora.generate import generate_task, shard_path
+    from kafka_conformance.corpora.manifest import write_or_check_manifest
+
+    write_or_check_manifest(Path(directory) / "corpus.json", spec.to_json())
+    todo = [k for k in range(spec.plan.shards) if not shard_path(Path(directory), k).exists()]
+    t0 = time.monotonic()
+    own = spark is None
+    session = spark_session(master or DEFAULT_MASTER, app_name="kafka-conformance corpus") if own else spark
+    try:
+        sc = session.sparkContext
+        startup = time.monotonic() - t0
+        if todo:
+            t1 = time.monotonic()
+            slices = partitions or max(1, min(len(todo), 4 * sc.defaultParallelism))
+            sc.parallelize(todo, slices).mapPartitions(functools.partial(generate_task, directory, spec.to_json())).collect()
+            return f"Spark {sc.master}", startup, time.monotonic() - t1
+        return f"Spark {sc.master}", startup, 0.0
     finally:
         if own:
             session.stop()

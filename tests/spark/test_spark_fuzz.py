@@ -93,3 +93,15 @@ def test_each_partition_starts_its_own_broker(spark: Any, tmp_path: Path) -> Non
     s = run_campaign(on_spark, master=None, spark=spark, partitions=4)
     i = run_campaign(inline, master=None)
     assert _verdicts(on_spark) == _verdicts(inline) and s.verdicts == i.verdicts and s.exit_code == 1
+
+
+def test_a_corpus_generated_on_spark_equals_one_generated_here(spark: Any, tmp_path: Path) -> None:
+    from kafka_conformance.corpora.generate import generate_corpus, shard_path
+    from kafka_conformance.corpora.spark_job import generate_on_spark
+
+    spec = CorpusSpec("authorizer", 6, 90, 30, SETTINGS)
+    generate_on_spark(str(tmp_path / "spark"), spec, master=None, spark=spark)
+    generate_corpus(tmp_path / "here", spec)
+    for k in range(3):
+        cols = ["case_id", "property", "case"]
+        assert read_columns(shard_path(tmp_path / "spark", k), cols) == read_columns(shard_path(tmp_path / "here", k), cols)
