@@ -8,3 +8,14 @@ the format and the commands.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["regressions_dir"]
+
+
+def regressions_dir() -> Path:
+    """The shipped regression cases (``corpora/regressions/*.json``, package data):
+    ``kafka-conformance replay "$(python -c 'from kafka_conformance.corpora import
+    regressions_dir; print(regressions_dir())')"/*.json``."""
+    return Path(__file__).resolve().parent / "regressions"

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
 
 HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def _needs_pyarrow(request: pytest.FixtureRequest) -> None:
+    """Corpora are Parquet: without pyarrow (the ``spark`` extra) only the regressions replay."""
+    if importlib.util.find_spec("pyarrow") is None and request.node.path.name != "test_regressions.py":
+        pytest.skip("needs pyarrow: pip install 'kafka-conformance[spark]'")
 
 
 @pytest.fixture(autouse=True)

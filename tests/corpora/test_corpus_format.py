@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import hypothesis
-import pyarrow.parquet as pq
 import pytest
 
 from kafka_conformance import __version__
@@ -24,6 +23,8 @@ def _spec(cases: int = 25, shard_size: int = 10, seed: int = 3, mode: str = "wel
 
 
 def test_corpus_files_hold_every_documented_column(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
     spec = _spec()
     generate_corpus(tmp_path, spec)
     files = sorted((tmp_path / "cases").glob("*.parquet"))
