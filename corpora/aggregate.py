@@ -42,15 +42,19 @@ def tally(spec: FuzzSpec) -> Tally:
     verdicts = table.group_by("verdict").aggregate([("verdict", "count")]).to_pylist()
     bad = table.filter(pc.is_in(table["verdict"], pa.array(["fail", "error"])))
     anomalies = bad.group_by("anomaly").aggregate([("anomaly", "count")]).to_pylist()
-    counts: dict[str, int] = {}
-    firsts: dict[str, dict[str, object]] = {}
-    for row in sorted(bad.to_pylist(), key=lambda r: (r["shard"], r["index"])):
-        counts[row["signature"]] = counts.get(row["signature"], 0) + 1
-        firsts.setdefault(row["signature"], row)
+    # Many failing rows are possible (a badly broken target): count in pyarrow, and turn
+    # only each signature's first row (by shard and index) into Python objects.
+    bad = bad.sort_by([("shard", "ascending"), ("index", "ascending")])
+    grouped = bad.group_by("signature").aggregate([("signature", "count")]).to_pylist()
+    counts = {r["signature"]: int(r["signature_count"]) for r in grouped}
+    first_at: dict[str, int] = {}
+    for i, sig in enumerate(bad.column("signature").to_pylist()):
+        first_at.setdefault(sig, i)
+    firsts = dict(zip(first_at, bad.take(pa.array(list(first_at.values()), pa.int64())).to_pylist(), strict=True))
     return Tally(
         tuple(sorted(((r["verdict"], r["verdict_count"]) for r in verdicts), key=lambda x: (-x[1], x[0]))),
         tuple(sorted(((r["anomaly"], r["anomaly_count"]) for r in anomalies), key=lambda x: (-x[1], x[0]))),
-        tuple((sig, n, firsts[sig]) for sig, n in counts.items()),
+        tuple((sig, counts[sig], firsts[sig]) for sig in first_at),
     )
 
 
