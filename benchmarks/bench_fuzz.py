@@ -101,7 +101,8 @@ def main() -> None:
                         total = time.monotonic() - t0
                         row = {"target": target, "mode": mode, "executor": summary.executor, "run_s": round(summary.run_s, 1),
                                "cases_per_s": round(summary.cases_per_s, 1), "finish_s": round(total - summary.run_s, 1),
-                               "verdicts": dict(summary.verdicts), "load_after": _load()}
+                               "verdicts": dict(summary.verdicts), "load_after": _load(),
+                               "verdict_bytes": sum(f.stat().st_size for f in (out / "verdicts").glob("*.parquet"))}
                         runs.append(row)
                         print(json.dumps(row), flush=True)
                         shutil.rmtree(out, ignore_errors=True)

@@ -73,6 +73,8 @@ def run_campaign(spec: FuzzSpec, *, master: str | None, partitions: int | None =
 
             executor, startup, run_s = run_on_spark(spec, todo, master=master, partitions=partitions, spark=spark)
     reconcile(spec)
+    for leftover in (Path(spec.out) / "verdicts").glob(".*.tmp"):
+        leftover.unlink()  # half-written files of attempts that died; their shards were redone
     summary = summarise(spec, executor=executor, resumed_shards=resumed, startup_s=startup, run_s=run_s, started=started)
     out = Path(spec.out)
     (out / "summary.json").write_text(to_json(summary) + "\n", encoding="utf-8")
