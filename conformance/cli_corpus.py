@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError("pyspark is not installed: pip install 'kafka-conformance[spark]', or drop --master") from None
             from kafka_conformance.corpora.spark_job import generate_on_spark
 
-            generate_on_spark(str(args.out), spec, master=args.master, partitions=args.partitions)
+            generate_on_spark(str(args.out.resolve()), spec, master=args.master, partitions=args.partitions)
         else:
             generate_corpus(args.out, spec, on_shard=progress)
     except ValueError as exc:

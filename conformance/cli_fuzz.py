@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
                 differ = ", ".join(f"{k}={cases.settings_map.get(k)!r} in the corpus, {v!r} for the target"
                                    for k, v in mine.items() if cases.settings_map.get(k) != v)
                 return _error(f"{args.corpus} was generated for other capabilities than {args.target!r} declares: {differ}")
-            corpus_dir: str | None = str(args.corpus)
+            corpus_dir: str | None = str(args.corpus.resolve())
         else:
             if args.cases is None:
                 return _error("give --cases N (or --corpus DIR)")
@@ -89,7 +89,8 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
                                                  flavour=args.flavour, mode=args.mode)
             cases = CorpusSpec(args.suite, args.seed, args.cases, args.shard_size, tuple(sorted(settings.items())))
             corpus_dir = None
-        spec = FuzzSpec(str(args.out), args.target, cases, corpus_dir)
+        # Absolute paths: executors do not share the driver's working directory.
+        spec = FuzzSpec(str(args.out.resolve()), args.target, cases, corpus_dir)
         spark = None
         if spark_factory is not None:
             spark = spark_factory()
