@@ -44,6 +44,31 @@ def with_retries(master: str, attempts: int = 4) -> str:
     return f"local[{m.group(2) or '1'},{attempts}]"
 
 
+_QUIET_LOG4J2 = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
+"""
+
+
+def _quiet_log4j2() -> str:
+    """A log4j2 configuration that prints errors only, written once to the temp directory
+    (the driver JVM reads it at start: Spark's INFO/WARN start-up chatter never appears)."""
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.gettempdir()) / f"kafka-conformance-log4j2-{os.getuid()}.properties"
+    if not path.exists() or path.read_text(encoding="utf-8") != _QUIET_LOG4J2:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(_QUIET_LOG4J2, encoding="utf-8")
+        os.replace(tmp, path)
+    return f"-Dlog4j2.configurationFile=file:{path}"
+
+
 def spark_session(master: str | None = None, app_name: str = "kafka-conformance fuzz") -> Any:
     """A SparkSession bound to 127.0.0.1, without UI or console progress bar, quiet.
 
@@ -56,7 +81,8 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
 
     builder = SparkSession.builder.appName(app_name)
     if master is not None:
-        builder = builder.master(with_retries(master))
+        # We start the driver JVM (under spark-submit it is already running and keeps its logging).
+        builder = builder.master(with_retries(master)).config("spark.driver.extraJavaOptions", _quiet_log4j2())
     for key, value in {
         "spark.driver.host": "127.0.0.1",
         "spark.driver.bindAddress": "127.0.0.1",
