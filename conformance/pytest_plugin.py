@@ -9,6 +9,8 @@ module or ``conftest.py``::
 
 makes one test per property.  With no argument the target comes from
 ``--kafka-conformance-target`` (or the ``kafka_conformance_target`` ini key).
+``producer_tests("kafka-python")`` and ``broker_tests("tansu")`` do the same for
+the producer and broker suites (:mod:`kafka_conformance.pytest_wire`).
 
 The plugin respects the user's Hypothesis profile: it *registers* the named
 profiles ``kafka-conformance-smoke``, ``-ci`` and ``-nightly`` for users to
@@ -22,7 +24,9 @@ from typing import Any
 
 import pytest
 
-__all__ = ["authorizer_tests"]
+from kafka_conformance.pytest_wire import broker_tests, producer_tests
+
+__all__ = ["authorizer_tests", "broker_tests", "producer_tests"]
 
 _OPTIONS = (
     ("target", "target spec, e.g. reference or python:pkg.mod:factory", None),

@@ -1,0 +1,123 @@
+"""pytest entry points for the producer and broker suites (re-exported by the plugin).
+
+In a test module or ``conftest.py``::
+
+    from kafka_conformance.pytest_plugin import broker_tests, producer_tests
+
+    TestKafkaPython = producer_tests("kafka-python")             # against the test broker
+    TestOurBroker = broker_tests("bootstrap:127.0.0.1:9092")     # a broker you run
+
+``producer_tests`` makes one test per row of the trace table (so a CI report
+names the failure trace that broke, e.g. ``test_row_19``) plus one over
+Hypothesis-generated traces; ``broker_tests`` one test over the probe table and
+generated crafted requests.  Both are thin wrappers over
+:func:`~kafka_conformance.producer_check.check_producer`,
+:func:`~kafka_conformance.producer_table.run_table` and
+:func:`~kafka_conformance.broker_check.check_broker`: the same checks, reports
+and saved cases as the CLI.  Nothing heavy is imported until a test runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["broker_tests", "producer_tests"]
+
+DEFAULT_FAILURES = "kafka-conformance-failures"
+
+
+def _seed(request: pytest.FixtureRequest) -> int | None:
+    seed = request.config.getoption("hypothesis_seed", default=None)
+    return int(seed) if seed is not None else None
+
+
+def producer_tests(
+    client: str,
+    *,
+    broker: str = "test-broker",
+    kafka_version: str = "4.3.0",
+    max_examples: int = 10,
+    failures_dir: str = DEFAULT_FAILURES,
+) -> type:
+    """A test class running ``client`` through every trace-table row and generated traces.
+
+    An unknown client name is refused here, at collection, not once per test."""
+    from kafka_conformance.producer_clients import CLIENTS
+    from kafka_conformance.trace_table import TRACE_TABLE
+
+    if client not in CLIENTS:
+        raise pytest.UsageError(f"producer_tests: unknown client {client!r}; known: {', '.join(CLIENTS)}")
+
+    def row_test(number: str, name: str) -> Any:
+        def test(self: Any) -> None:
+            _run_row(client, broker, kafka_version, number, failures_dir)
+
+        test.__name__ = "test_row_" + number
+        test.__doc__ = f"trace table row {number}: {name}"
+        return test
+
+    namespace: dict[str, Any] = {"test_row_" + r.number: row_test(r.number, r.name) for r in TRACE_TABLE}
+
+    def test_generated_traces(self: Any, request: pytest.FixtureRequest) -> None:
+        """Hypothesis-generated failure traces, shrunk and saved when a guarantee breaks."""
+        from kafka_conformance.producer_check import check_producer
+        from kafka_conformance.producer_clients import ClientSpecError
+        from kafka_conformance.producer_engines import BrokerSpecError
+        from kafka_conformance.producer_render import to_text
+
+        try:
+            report = check_producer(client, broker=broker, kafka_version=kafka_version, max_examples=max_examples,
+                                    seed=_seed(request), failures_dir=Path(failures_dir))
+        except (ClientSpecError, BrokerSpecError) as exc:
+            raise pytest.UsageError(str(exc)) from exc
+        if report.exit_code != 0:
+            pytest.fail(to_text(report), pytrace=False)
+
+    namespace["test_generated_traces"] = test_generated_traces
+    namespace["kafka_conformance_client"] = client
+    return type("KafkaProducerConformance", (), namespace)
+
+
+def _run_row(client: str, broker: str, kafka_version: str, number: str, failures_dir: str) -> None:
+    from kafka_conformance.producer_clients import ClientSpecError
+    from kafka_conformance.producer_engines import BrokerSpecError
+    from kafka_conformance.producer_render import describe_run
+    from kafka_conformance.producer_report import RunStatus
+    from kafka_conformance.producer_table import ColumnUnusable, run_table, table_rows
+
+    try:
+        (result,) = run_table(client, broker=broker, kafka_version=kafka_version, rows=table_rows([number]),
+                              failures_dir=Path(failures_dir))
+    except (ClientSpecError, BrokerSpecError) as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    except ColumnUnusable as exc:
+        pytest.skip(f"{client} cannot run against {broker} here: {exc}")
+    if result.status is RunStatus.REFUSED:
+        pytest.skip(f"n/a: {result.error or 'the client or broker cannot express this trace'}")
+    if result.status is RunStatus.UNKNOWN:
+        pytest.skip("the run could not settle every guarantee (see the notes): " + "; ".join(result.notes))
+    if result.status in (RunStatus.CLIENT, RunStatus.BROKER, RunStatus.ERROR):
+        pytest.fail("\n".join(describe_run(result)), pytrace=False)
+
+
+def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int = 100, failures_dir: str = DEFAULT_FAILURES) -> type:
+    """A test class holding the broker ``target`` to the reference broker of ``kafka_version``."""
+
+    def test_crafted_requests(self: Any, request: pytest.FixtureRequest) -> None:
+        """The probe table and generated crafted Produce sequences, answer by answer and log against log."""
+        from kafka_conformance.broker_check import check_broker
+        from kafka_conformance.broker_report import render_broker_text
+        from kafka_conformance.broker_targets import BrokerTargetError
+
+        try:
+            report = check_broker(target, kafka_version=kafka_version, max_examples=max_examples, seed=_seed(request),
+                                  failures_dir=Path(failures_dir), table=True)
+        except BrokerTargetError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+        if report.verdict != "conforms":
+            pytest.fail(render_broker_text(report), pytrace=False)
+
+    return type("KafkaBrokerConformance", (), {"test_crafted_requests": test_crafted_requests, "kafka_conformance_target": target})
