@@ -25,6 +25,7 @@ _ADAPTERS: dict[str, tuple[str, str]] = {
     "kafka-python": ("kafka_conformance.adapters.producer_kafka_python", "KafkaPythonClient"),
     "aiokafka": ("kafka_conformance.adapters.producer_aiokafka", "AiokafkaClient"),
     "confluent-kafka": ("kafka_conformance.adapters.producer_confluent", "ConfluentKafkaClient"),
+    "java": ("kafka_conformance.adapters.producer_java", "JavaProducerClient"),
 }
 REAL_CLIENTS = tuple(_ADAPTERS)
 CLIENTS = (*REAL_CLIENTS, MODEL)
@@ -43,7 +44,8 @@ def resolve_client(spec: str) -> ProducerClient:
     client: ProducerClient = getattr(importlib.import_module(module_name), class_name)()
     reason = client.available()
     if reason is not None:
-        raise ClientSpecError(f"client {spec} cannot run here: {reason}; install the extra {EXTRA}")
+        fix = "" if spec == "java" else f"; install the extra {EXTRA}"  # the JDK and jar reasons name their own fix
+        raise ClientSpecError(f"client {spec} cannot run here: {reason}{fix}")
     return client
 
 
