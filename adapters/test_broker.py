@@ -13,7 +13,9 @@ On the wire, per connection:
   produce attempt then), and answers leave **in request order** - a delayed
   answer holds back the answers behind it on the same connection, as TCP would;
   the ``Response`` event is logged when an answer is written;
-* a dropped request or answer is simply never written (the client times out);
+* a dropped request or answer is never delivered, and neither is anything after it on
+  that connection in the same direction (TCP delivers in order or not at all): the
+  client times out on the connection and reconnects;
   a disconnect closes the connection, discarding answers not yet written;
 * a DISCONNECT step closes every connection, a crash closes the crashed
   broker's connections and refuses new ones until it restarts;
@@ -58,7 +60,7 @@ class TestBrokerError(RuntimeError):
 
 
 class _Connection:
-    __slots__ = ("broker", "crash_generation", "disconnect_generation", "task", "writer")
+    __slots__ = ("broker", "crash_generation", "disconnect_generation", "muted_in", "muted_out", "task", "writer")
 
     def __init__(self, broker: int, writer: asyncio.StreamWriter, model: ClusterModel, task: asyncio.Task[Any] | None) -> None:
         self.broker = broker
@@ -66,6 +68,10 @@ class _Connection:
         self.task = task
         self.disconnect_generation = model.disconnect_generation
         self.crash_generation = model.crash_generation[broker]
+        self.muted_in = False
+        """A request of this connection was lost: nothing after it reaches the broker."""
+        self.muted_out = False
+        """An answer on this connection was lost: no later answer reaches the client."""
 
     def stale(self, model: ClusterModel) -> bool:
         return (
@@ -257,6 +263,8 @@ class TestCluster:
                 self.notes.append(f"broker {conn.broker}: request frame of {size} bytes; connection closed")
                 return
             frame = await reader.readexactly(size)
+            if conn.muted_in:
+                continue  # lost on the way, like the request before it
             with self.lock:
                 if conn.stale(self.model):
                     return
@@ -266,7 +274,9 @@ class TestCluster:
                     self.notes.append(reply.note)
             if reply.close:
                 return
-            if reply.data is not None:
+            conn.muted_in = conn.muted_in or reply.lost == "request"
+            conn.muted_out = conn.muted_out or reply.lost == "response"
+            if reply.data is not None and not conn.muted_out:
                 queue.put_nowait((loop.time() + reply.delay_ms / 1000, reply))
 
     async def _send_loop(self, conn: _Connection, queue: asyncio.Queue[tuple[float, Reply]]) -> None:

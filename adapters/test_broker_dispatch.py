@@ -22,6 +22,7 @@ import attrs
 
 from kafka_conformance.adapters import test_broker_codec as codec
 from kafka_conformance.reference.cluster_model import ClusterModel, ProduceOutcome
+from kafka_conformance.reference.fault_plan import Action
 from kafka_conformance.reference.partition_log import ProduceResponse
 from kafka_conformance.reference.produce_errors import ProduceError
 
@@ -48,6 +49,10 @@ class Reply:
     """(attempt id, response) pairs to log with :meth:`ClusterModel.responded` once ``data`` is written."""
     note: str = ""
     """Why a request was refused or the connection closed (the server keeps these notes)."""
+    lost: str = ""
+    """``request`` or ``response`` when the fault plan lost this request or its answer: the
+    connection then loses everything after it in that direction (TCP delivers in order or
+    not at all), until the client gives up on it and reconnects."""
 
 
 class Dispatcher:
@@ -165,8 +170,13 @@ class Dispatcher:
         note = "; ".join(notes)
         if any(o.close_connection for o in outcomes):
             return Reply(close=True, note=note)
+        lost = ""
+        if any(o.action is Action.DROP_REQUEST for o in outcomes):
+            lost = "request"
+        elif any(o.action is Action.DROP_RESPONSE for o in outcomes):
+            lost = "response"
         if acks == 0 or any(o.response is None for o in outcomes):
-            return Reply(note=note)
+            return Reply(note=note, lost=lost)
         answered = tuple((o.attempt_id, o.response) for o in outcomes if o.response is not None)
         delay = max((o.delay_ms for o in outcomes), default=0)
         return Reply(self._encode(header, responses=topics, throttle_time_ms=0), delay, answered=answered, note=note)

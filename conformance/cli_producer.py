@@ -35,7 +35,8 @@ def _positive(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--client", required=True, help="kafka-python, aiokafka, confluent-kafka, or model")
+    parser.add_argument("--client", required=True,
+                        help="kafka-python, aiokafka, confluent-kafka, java (Kafka's own KafkaProducer), or model")
     parser.add_argument("--broker", default="test-broker",
                         help="test-broker[:VERSION] (default), or a real broker: tansu, noida, rdkafka-mock")
     parser.add_argument("--kafka-version", default="4.3.0", help="Kafka release whose semantics the test broker models")
