@@ -228,15 +228,9 @@ class _Driver:
         if future.cancelled():
             self.log.indeterminate(value, "cancelled")
         elif future.exception() is not None:
-            self._complete(value, *classify_aiokafka_error(future.exception()))  # type: ignore[arg-type]
+            self.log.errored(value, *classify_aiokafka_error(future.exception()))  # type: ignore[arg-type]
         else:
             self.log.acked(value, future.result().offset)
-
-    def _complete(self, value: str, outcome: Appended, text: str) -> None:
-        if outcome is Appended.NO:
-            self.log.failed(value, text)
-        else:
-            self.log.indeterminate(value, text)
 
     def flush(self, seconds: float) -> None:
         time.sleep(seconds)  # aiokafka's flush has no timeout; the step loop waits for completions itself

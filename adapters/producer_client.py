@@ -124,6 +124,13 @@ class CompletionLog:
     def indeterminate(self, value: str, reason: str) -> None:
         self._complete(value, lambda t: Indeterminate(value, reason, t))
 
+    def errored(self, value: str, outcome: Appended, text: str) -> None:
+        """A send the client reported as an error: Failed only when it cannot have been written."""
+        if outcome is Appended.NO:
+            self.failed(value, text)
+        else:
+            self.indeterminate(value, text)
+
     def _complete(self, value: str, make: Callable[[int], Event]) -> None:
         with self._lock:
             if self._closed:

@@ -182,13 +182,7 @@ class _Driver:
         if err is None:
             self.log.acked(value, msg.offset())
         else:
-            self._complete(value, *classify_librdkafka_error(err.code(), err.name(), retried=True))
-
-    def _complete(self, value: str, outcome: Appended, text: str) -> None:
-        if outcome is Appended.NO:
-            self.log.failed(value, text)
-        else:
-            self.log.indeterminate(value, text)
+            self.log.errored(value, *classify_librdkafka_error(err.code(), err.name(), retried=True))
 
     def flush(self, seconds: float) -> None:
         self._served(self.producer.flush, seconds)

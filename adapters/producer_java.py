@@ -261,11 +261,7 @@ class _RunnerProcess:
             offset = event.get("offset")
             self.log.acked(value, offset if isinstance(offset, int) else -1)
         elif kind == "error":
-            outcome, text = classify_java_error(event)
-            if outcome is Appended.NO:
-                self.log.failed(value, text)
-            else:
-                self.log.indeterminate(value, text)
+            self.log.errored(value, *classify_java_error(event))
         elif kind == "flushed":
             self._flushing = False
             self._flushed.set()

@@ -178,13 +178,7 @@ class _Driver:
             self.log.failed(value, f"send refused: {type(exc).__name__}: {exc}")
             return
         future.add_callback(lambda md: self.log.acked(value, md.offset))
-        future.add_errback(lambda exc: self._complete(value, *classify_kafka_python_error(exc)))
-
-    def _complete(self, value: str, outcome: Appended, text: str) -> None:
-        if outcome is Appended.NO:
-            self.log.failed(value, text)
-        else:
-            self.log.indeterminate(value, text)
+        future.add_errback(lambda exc: self.log.errored(value, *classify_kafka_python_error(exc)))
 
     def flush(self, seconds: float) -> None:
         from kafka.errors import KafkaTimeoutError

@@ -41,6 +41,7 @@ from kafka_conformance.broker_report import BrokerFinding, BrokerReport
 from kafka_conformance.broker_strategies import broker_cases
 from kafka_conformance.broker_targets import BrokerHandle, BrokerTargetError, open_broker_target
 from kafka_conformance.reference.broker_profile import BrokerProfile, broker_profile
+from kafka_conformance.saved import read_json_file
 
 __all__ = ["BrokerCaseFailed", "ReplayResult", "check_broker", "replay_broker_case", "save_finding"]
 
@@ -220,11 +221,9 @@ class ReplayResult:
 
 def load_broker_case(path: Path) -> tuple[dict[str, Any], BrokerCase]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise CaseError(f"{path}: cannot read a broker case: {exc}") from exc
-    if not isinstance(data, dict) or data.get("format") != "kafka-conformance/broker-case":
-        raise CaseError(f"{path}: not a kafka-conformance broker case (format field)")
+        data = read_json_file(path, "kafka-conformance/broker-case", "kafka-conformance broker case file")
+    except ValueError as exc:
+        raise CaseError(str(exc)) from exc
     if data.get("version") != BROKER_CASE_FORMAT:
         raise CaseError(f"{path}: broker case format version {data.get('version')!r}; this kit reads {BROKER_CASE_FORMAT}")
     return data, case_from_json(data.get("case"), f"{path}: case")

@@ -260,18 +260,11 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _case_kind(path: Path) -> str:
     """Which suite saved a case file ("authorizer" when unreadable: its loader names the problem)."""
-    import json
+    from kafka_conformance.saved import case_format
 
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return "authorizer"
-    fmt = body.get("format") if isinstance(body, dict) else None
-    if fmt == "kafka-conformance/producer-case":
-        return "producer"
-    if fmt == "kafka-conformance/broker-case":
-        return "broker"
-    return "authorizer"
+    return {"kafka-conformance/producer-case": "producer", "kafka-conformance/broker-case": "broker"}.get(
+        case_format(path) or "", "authorizer"
+    )
 
 
 def _replay_producer(path: Path, client: str | None) -> int:

@@ -23,8 +23,9 @@ import attrs
 from kafka_conformance.producer_report import RunResult, RunStatus
 from kafka_conformance.reference.fault_plan import PlanError
 from kafka_conformance.reference.producer_program import ProducerTrace
+from kafka_conformance.saved import read_json_file
 
-__all__ = ["CASE_FORMAT", "ReplayResult", "SavedProducerCase", "is_producer_case", "load_producer_case", "replay_producer", "save_run"]
+__all__ = ["CASE_FORMAT", "ReplayResult", "SavedProducerCase", "load_producer_case", "replay_producer", "save_run"]
 
 CASE_FORMAT = "kafka-conformance/producer-case"
 CASE_VERSION = 1
@@ -149,26 +150,10 @@ def _py(value: Any) -> str:
     return repr(value)
 
 
-def is_producer_case(path: str | Path) -> bool:
-    """Whether ``path`` is a saved producer case (so replay routes it here)."""
-    try:
-        body = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(body, dict) and body.get("format") == CASE_FORMAT
-
-
 def load_producer_case(path: str | Path) -> SavedProducerCase:
     """Read a case; raises ValueError naming the file and the problem."""
     p = Path(path)
-    try:
-        body = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{p}: cannot read: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
-    if not isinstance(body, dict) or body.get("format") != CASE_FORMAT:
-        raise ValueError(f"{p}: not a kafka-conformance producer case file")
+    body = read_json_file(p, CASE_FORMAT, "kafka-conformance producer case file")
     if body.get("version") != CASE_VERSION:
         raise ValueError(f"{p}: producer case version {body.get('version')!r} is not supported (this kit reads {CASE_VERSION})")
     try:

@@ -26,7 +26,7 @@ from kafka_conformance.report import Counterexample
 if TYPE_CHECKING:
     from kafka_conformance.targets import Target
 
-__all__ = ["SavedCase", "load_case", "save_counterexample"]
+__all__ = ["SavedCase", "case_format", "load_case", "read_json_file", "save_counterexample"]
 
 
 @attrs.frozen
@@ -95,8 +95,9 @@ def test_{cx.property.replace("-", "_")}_{cx.anomaly.replace("-", "_")}():
 '''
 
 
-def load_case(path: str | Path) -> SavedCase:
-    """Read a saved case; raises ValueError naming the file and the problem."""
+def read_json_file(path: str | Path, fmt: str, kind: str) -> dict[str, Any]:
+    """The JSON object in ``path`` whose ``format`` field is ``fmt``: every saved case and
+    manifest of the kit is one.  ValueError names the file, the line, and what is wrong."""
     p = Path(path)
     try:
         body = json.loads(p.read_text(encoding="utf-8"))
@@ -104,8 +105,25 @@ def load_case(path: str | Path) -> SavedCase:
         raise ValueError(f"{p}: cannot read: {exc.strerror}") from exc
     except json.JSONDecodeError as exc:
         raise ValueError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
-    if not isinstance(body, dict) or body.get("format") != "kafka-conformance/authorizer-case":
-        raise ValueError(f"{p}: not a kafka-conformance authorizer case file")
+    if not isinstance(body, dict) or body.get("format") != fmt:
+        raise ValueError(f"{p}: not a {kind}")
+    return body
+
+
+def case_format(path: str | Path) -> str | None:
+    """The ``format`` field of a saved case file (None when unreadable): how ``replay`` routes it."""
+    try:
+        body = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    fmt = body.get("format") if isinstance(body, dict) else None
+    return fmt if isinstance(fmt, str) else None
+
+
+def load_case(path: str | Path) -> SavedCase:
+    """Read a saved case; raises ValueError naming the file and the problem."""
+    p = Path(path)
+    body = read_json_file(p, "kafka-conformance/authorizer-case", "kafka-conformance authorizer case file")
     if body.get("version") != CASE_FORMAT_VERSION:
         raise ValueError(f"{p}: case format version {body.get('version')!r} is not supported")
     try:

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from kafka_conformance.saved import read_json_file
+
 __all__ = ["IncompatibleDirectory", "read_manifest", "write_or_check_manifest"]
 
 
@@ -20,15 +22,7 @@ class IncompatibleDirectory(ValueError):
 
 
 def read_manifest(path: Path, fmt: str) -> dict[str, Any]:
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
-    if not isinstance(body, dict) or body.get("format") != fmt:
-        raise ValueError(f"{path}: not a {fmt} manifest")
-    return body
+    return read_json_file(path, fmt, f"{fmt} manifest")
 
 
 def write_or_check_manifest(path: Path, body: dict[str, Any]) -> bool:

@@ -27,7 +27,7 @@ import attrs
 from kafka_conformance.corpora.hypothesis_draw import draw_examples
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import chunk_removals
-from kafka_conformance.corpora.suites import CaseOutcome
+from kafka_conformance.corpora.suites import CaseOutcome, crashed, refuse_authorizer_settings
 
 __all__ = ["BrokerChecker", "BrokerSuite"]
 
@@ -75,8 +75,7 @@ class BrokerChecker:
             return CaseOutcome("error", "adapter-error", f"{prop} | adapter-error | broker stopped answering",
                                adapter_error=f"the broker stopped answering: {exc}")
         except Exception as exc:  # a crash must become a row, never kill the shard
-            what = f"unexpected {type(exc).__name__}: {exc}"
-            return CaseOutcome("error", "adapter-error", f"{prop} | adapter-error | {type(exc).__name__}", adapter_error=what)
+            return crashed(prop, exc)
         if not run.divergences:
             return CaseOutcome("pass")
         d = run.divergences[0]
@@ -101,10 +100,7 @@ class BrokerSuite:
                             mode: str) -> dict[str, str]:
         from kafka_conformance.reference.broker_profile import broker_profile
 
-        if flavour is not None:
-            raise ValueError("--flavour is an authorizer setting; the broker suite has none")
-        if mode != "well-formed":
-            raise ValueError(f"the broker suite has no generation mode {mode!r}")
+        refuse_authorizer_settings("broker", flavour, mode)
         version = kafka_version or "4.3.0"
         try:
             broker_profile(version)

@@ -27,7 +27,7 @@ import attrs
 from kafka_conformance.corpora.hypothesis_draw import draw_examples
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import chunk_removals
-from kafka_conformance.corpora.suites import CaseOutcome
+from kafka_conformance.corpora.suites import CaseOutcome, crashed, refuse_authorizer_settings
 from kafka_conformance.reference.producer_program import PlanError, ProducerTrace
 
 __all__ = ["ProducerChecker", "ProducerSuite", "parse_producer_target"]
@@ -59,8 +59,7 @@ class ProducerChecker:
         try:
             result = self.run(payload)
         except Exception as exc:  # a crash must become a row, never kill the shard
-            what = f"unexpected {type(exc).__name__}: {exc}"
-            return CaseOutcome("error", "adapter-error", f"{prop} | adapter-error | {type(exc).__name__}", adapter_error=what)
+            return crashed(prop, exc)
         if result.status is RunStatus.REFUSED:
             return CaseOutcome("skip", detail=result.error)
         if result.status is RunStatus.ERROR:
@@ -83,10 +82,7 @@ class ProducerSuite:
 
     def generation_settings(self, *, target: str | None, kafka_version: str | None, flavour: str | None,
                             mode: str) -> dict[str, str]:
-        if flavour is not None:
-            raise ValueError("--flavour is an authorizer setting; the producer suite has none")
-        if mode != "well-formed":
-            raise ValueError(f"the producer suite has no generation mode {mode!r}")
+        refuse_authorizer_settings("producer", flavour, mode)
         client, _ = parse_producer_target(target or "model")
         return {"kafka_version": kafka_version or "4.3.0", "wire": str(client != "model").lower(), "mode": mode}
 

@@ -27,7 +27,9 @@ __all__ = [
     "SuiteChecker",
     "UnknownSuite",
     "available_suites",
+    "crashed",
     "get_suite",
+    "refuse_authorizer_settings",
     "register_suite",
 ]
 
@@ -54,6 +56,20 @@ class CaseOutcome:
 
 
 PASS = CaseOutcome("pass")
+
+
+def crashed(prop: str, exc: Exception) -> CaseOutcome:
+    """An unexpected exception while checking a case: it becomes an ``error`` row, never a dead shard."""
+    return CaseOutcome("error", "adapter-error", f"{prop} | adapter-error | {type(exc).__name__}",
+                       adapter_error=f"unexpected {type(exc).__name__}: {exc}")
+
+
+def refuse_authorizer_settings(suite: str, flavour: str | None, mode: str) -> None:
+    """``--flavour`` and the hostile mode belong to the authorizer suite; other suites refuse them."""
+    if flavour is not None:
+        raise ValueError(f"--flavour is an authorizer setting; the {suite} suite has none")
+    if mode != "well-formed":
+        raise ValueError(f"the {suite} suite has no generation mode {mode!r}")
 
 
 class SuiteChecker(Protocol):

@@ -53,16 +53,6 @@ class Action(enum.Enum):
     DISCONNECT_AFTER = "disconnect-after"
     """Handle the request (it may append), then close the connection instead of answering."""
 
-    @property
-    def handles_request(self) -> bool:
-        """Whether the broker processes the request (so the batch may be in the log)."""
-        return self not in (Action.DROP_REQUEST, Action.ERROR, Action.DISCONNECT_BEFORE)
-
-    @property
-    def answers(self) -> bool:
-        """Whether the client ever gets a produce response to this request."""
-        return self in (Action.DELIVER, Action.ERROR, Action.ERROR_AFTER_APPEND, Action.DELAY)
-
 
 _NEEDS_ERROR = frozenset({Action.ERROR, Action.ERROR_AFTER_APPEND})
 
