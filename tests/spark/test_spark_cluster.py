@@ -43,3 +43,35 @@ def test_fuzz_on_a_standalone_cluster_accounts_for_every_case(tmp_path: Path) ->
     assert summary["verdicts"] == {"pass": 2000} and summary["cases"] == 2000
     assert marker.exists(), "no Python worker was killed"
     assert "every case accounted for" in done.stdout
+
+
+@pytest.mark.spark_cluster
+def test_packed_environment_recipe_runs_on_a_standalone_cluster(tmp_path: Path) -> None:
+    """docs/corpora.md's recommended way to ship the kit: this very environment
+    (tox installs the kit into it as a wheel) packed with venv-pack, shipped with
+    ``--archives env.tar.gz#env`` and run by executors as ``./env/bin/python``.
+    That relative path exists only where the archive was unpacked, so a run that
+    passes proves the executors used the shipped environment."""
+    venv_pack = Path(sys.executable).parent / "venv-pack"
+    assert venv_pack.exists(), "the spark-cluster environment installs venv-pack"
+    archive = tmp_path / "env.tar.gz"
+    packed = subprocess.run([str(venv_pack), "--prefix", sys.prefix, "--output", str(archive)],
+                            capture_output=True, text=True, timeout=600, check=False)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+
+    home = spark_home()
+    with standalone_cluster(tmp_path) as url:
+        env = {**cluster_env(home), "PYSPARK_PYTHON": "./env/bin/python", "PYSPARK_DRIVER_PYTHON": sys.executable}
+        done = subprocess.run(
+            [str(home / "bin" / "spark-submit"), "--master", url, "--conf", "spark.driver.host=127.0.0.1",
+             "--conf", "spark.driver.bindAddress=127.0.0.1", "--conf", "spark.executor.memory=1g",
+             "--archives", f"{archive}#env", spark_job.__file__,
+             "--target", "reference", "--cases", "1000", "--shard-size", "250", "--partitions", "4",
+             "--out", str(tmp_path / "run"), "--report-json", str(tmp_path / "summary.json")],
+            capture_output=True, text=True, env=env, timeout=600, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr[-5000:]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["executor"] == f"Spark {url}" and summary["cases"] == 1000
+    assert sum(summary["verdicts"].values()) == 1000 and summary["verdicts"].get("error", 0) == 0
+    unpacked = list((tmp_path / "work").glob("app-*/*/env/bin/python"))
+    assert unpacked, "the worker never unpacked the archive"

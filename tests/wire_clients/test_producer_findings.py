@@ -77,3 +77,21 @@ def test_other_clients_survive_the_leaderless_period(client: str) -> None:
     run = run_wire_trace(LEADERLESS, client)
     assert [r.value for r in dict(run.final_log or ())[0]] == ["a", "b", "c", "d", "e"]
     assert judge(run).status is RunStatus.HOLDS
+
+
+def test_kafka_python_stalls_for_good_after_a_retried_batch_expires() -> None:
+    """Trace-table row 21 on kafka-python 3.0.12: v1 is retried while the partition has no
+    leader, then expires; the sender resets the producer id to -1 but leaves the transaction
+    manager READY, and a new id is only requested from UNINITIALIZED, so it never sends again.
+    v2, sent after the leader is back, is never attempted (docs/producer-conformance.md)."""
+    from kafka_conformance.producer_table import table_rows
+
+    run = run_wire_trace(table_rows(["21"])[0].trace, "kafka-python")
+    attempts = [e for e in run.events if isinstance(e, Attempt)]
+    assert len([a for a in attempts if "v1" in a.values]) >= 2  # retried: its sequence may be on the broker
+    assert not any("v2" in a.values for a in attempts)
+    outcomes = {e.value: type(e) for e in run.events if isinstance(e, (Acked, Failed, Indeterminate))}
+    assert outcomes.get("v0") is Acked and outcomes.get("v2") is not Acked
+    result = judge(run)
+    assert result.status is RunStatus.CLIENT
+    assert "stuck-send" in {a.name for a in result.client_anomalies}
