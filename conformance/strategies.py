@@ -20,7 +20,9 @@ Speed: a scenario takes about eighty draws.  Building a fresh ``sampled_from``
 or ``lists`` for each draw made strategy construction and validation cost more
 than the drawing itself, so every leaf and list strategy comes from a small
 cache keyed by its arguments (:func:`_sample`, :func:`_ints`, ...), built on
-first use.  The draws, and so what a seed yields, are the same as without it.
+first use.  The choices offered are those of 0.1.0, but the draws are structured
+differently, so a seed yields other cases than it did under 0.1.0: a corpus's
+generator version (the kit's and Hypothesis's) says which kit made it.
 """
 
 from __future__ import annotations
