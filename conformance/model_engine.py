@@ -14,7 +14,8 @@ moment something happens on its own (a delayed answer arrives, a request or
 delivery timeout fires, a retry backoff or ``linger.ms`` ends); a
 :class:`FlushStep` advances it until every send so far has completed.  Requests
 are handled when sent (network time is zero) and answered after the fault
-plan's delay.  A wait also lets followers fetch and the brokers flush
+plan's delay, in request order per broker connection (a delayed answer holds
+back the ones behind it, as TCP and the test broker do).  A wait also lets followers fetch and the brokers flush
 (:meth:`ClusterModel.replicate`): until then an acks=1 tail lives on the leader
 only.  Every run ends with a flush, then :meth:`ClusterModel.heal`, then the
 final read.
@@ -121,6 +122,8 @@ class ModelSession:
         self._queue: list[tuple[int, int, str, int, ProduceResponse | None]] = []
         """(time, order, kind, request id or broker, response): answers and connection closes due."""
         self._order = 0
+        self._last_answer_at: dict[int, int] = {}
+        """broker -> when its latest scheduled answer leaves: answers keep request order (TCP)."""
         self._attempt_of: dict[int, int] = {}
         self._finished: ModelRun | None = None
 
@@ -249,8 +252,13 @@ class ModelSession:
         self._sync()
         if outcome.close_connection:
             self._schedule(self.now, "close", call.broker, None)
+            self._last_answer_at[call.broker] = self.now  # the next connection starts empty
         elif outcome.response is not None:
-            self._schedule(self.now + outcome.delay_ms, "answer", call.request_id, outcome.response)
+            # A delayed answer holds back the answers behind it on the connection, as TCP does
+            # (and the test broker): later requests cannot be answered before it.
+            at = max(self.now + outcome.delay_ms, self._last_answer_at.get(call.broker, 0))
+            self._last_answer_at[call.broker] = at
+            self._schedule(at, "answer", call.request_id, outcome.response)
 
     def _schedule(self, at: int, kind: str, key: int, response: ProduceResponse | None) -> None:
         self._order += 1

@@ -274,6 +274,24 @@ TRACE_TABLE: tuple[TableEntry, ...] = (
         completions={"v0": "acked", "v1": "failed", "v2": "acked"},
         acked_offsets={"v0": 0},
         known_bugs=("KAFKA-14034 (Java re-stamps v0 at the bump and may write it twice; open)",),
+        note="the two sends usually share one batch here; row 14b keeps them apart",
+    ),
+    entry(
+        "14b",
+        "v1 written but answered late with a retriable error while v2, in flight behind it, fails definitively: "
+        "v1 must not be written twice",
+        ("G-EO", "G-DEF"),
+        # v0 warms the producer up (producer id, connection), so that the pause puts v2 in a
+        # batch of its own, sent while v1's answer is held back.  v2's answer waits behind v1's
+        # (request order): the client learns both together, v1 to be retried and v2 definitely
+        # failed.  An epoch bump for v2 that re-stamps v1 writes v1 a second time.
+        [*_sends("v0"), FLUSH, *_sends("v1"), WaitStep(100), *_sends("v2"), FLUSH, *_sends("v3"), FLUSH],
+        rules=[ProduceRule(2, Action.ERROR_AFTER_APPEND, 0, ProduceError.REQUEST_TIMED_OUT, delay_ms=1000),
+               _error(3, ProduceError.INVALID_RECORD)],
+        holds=EVERYTHING,
+        completions={"v0": "acked", "v1": "acked", "v2": "failed", "v3": "acked"},
+        acked_offsets={"v1": 1},
+        known_bugs=("KAFKA-14034 (the epoch bump for v2's failure re-stamps v1, which was written; open)",),
     ),
     entry(
         "15",

@@ -194,7 +194,7 @@ class ClusterModel:
         if action is Action.ERROR:
             assert rule.error is not None
             injected = ProduceResponse(rule.error, -1, self._log_start(part), f"injected {rule.error.name}")
-            return ProduceOutcome(attempt_id, rule, None, None if acks == 0 else injected)
+            return ProduceOutcome(attempt_id, rule, None, None if acks == 0 else injected, rule.delay_ms)
         result = self._handle(part, broker, batch, acks, attempt_id)
         return self._answer(attempt_id, rule, partition, result, acks, now)
 

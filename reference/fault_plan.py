@@ -47,7 +47,9 @@ class Action(enum.Enum):
     """Handle the request (it may append), then answer ``error`` instead of the real
     answer: NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT, UNKNOWN_SERVER_ERROR."""
     DELAY = "delay"
-    """Handle the request now, answer after ``delay_ms`` (other requests may overtake it)."""
+    """Handle the request now, answer after ``delay_ms``.  Answers leave a connection in
+    request order, so the answers behind a delayed one wait for it (as on TCP).
+    ``ERROR`` and ``ERROR_AFTER_APPEND`` take a ``delay_ms`` too."""
     DISCONNECT_BEFORE = "disconnect-before"
     """Close the client's connection on receipt: nothing appended, no answer."""
     DISCONNECT_AFTER = "disconnect-after"
@@ -55,6 +57,9 @@ class Action(enum.Enum):
 
 
 _NEEDS_ERROR = frozenset({Action.ERROR, Action.ERROR_AFTER_APPEND})
+_DELAYABLE = (Action.DELAY, Action.ERROR, Action.ERROR_AFTER_APPEND)
+"""Actions whose answer can be held back by ``delay_ms`` (an error that arrives late
+is how a retriable answer and a later request's definite failure meet, KAFKA-14034)."""
 
 
 @attrs.frozen
@@ -77,8 +82,13 @@ class ProduceRule:
             raise PlanError(f"rule nth={self.nth}: action {self.action.value} {need} error code")
         if self.error is ProduceError.NONE:
             raise PlanError(f"rule nth={self.nth}: an injected error cannot be NONE")
-        if self.delay_ms < 0 or (self.delay_ms > 0) != (self.action is Action.DELAY):
-            raise PlanError(f"rule nth={self.nth}: delay_ms={self.delay_ms} is only for action delay, and must be positive there")
+        if self.delay_ms < 0:
+            raise PlanError(f"rule nth={self.nth}: delay_ms={self.delay_ms} is negative")
+        if self.action is Action.DELAY and self.delay_ms == 0:
+            raise PlanError(f"rule nth={self.nth}: action delay needs a positive delay_ms")
+        if self.delay_ms and self.action not in _DELAYABLE:
+            raise PlanError(f"rule nth={self.nth}: delay_ms is only for actions that answer "
+                            f"({', '.join(a.value for a in _DELAYABLE)}), not {self.action.value}")
 
     def describe(self) -> str:
         what = self.action.value

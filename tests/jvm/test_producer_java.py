@@ -89,3 +89,24 @@ def test_settings_the_harness_owns_are_refused_before_anything_starts() -> None:
 )
 def test_error_lines_are_classified_conservatively(line: dict[str, object], outcome: Appended) -> None:
     assert classify_java_error(line)[0] is outcome
+
+
+def test_kafka_14034_the_bump_re_stamps_a_written_batch(java: JavaProducerClient) -> None:
+    """Trace-table row 14b: v1 is written but answered late with REQUEST_TIMED_OUT (retriable)
+    while v2, pipelined behind it, is answered INVALID_RECORD.  Kafka's own KafkaProducer
+    4.3.0 bumps the epoch for v2's failure and re-sends v1 under the new epoch from
+    sequence 0, so the broker cannot see it is a retry: v1 is in the log twice (KAFKA-14034,
+    open).  The reference producer retries v1 under the old epoch first."""
+    from kafka_conformance.producer_check import judge, run_wire_trace
+    from kafka_conformance.producer_report import RunStatus
+    from kafka_conformance.producer_table import table_rows
+    from kafka_conformance.reference.trace import Attempt
+
+    run = run_wire_trace(table_rows(["14b"])[0].trace, "java")
+    v1 = [(a.producer_epoch, a.base_sequence) for a in run.events if isinstance(a, Attempt) and a.values == ("v1",)]
+    assert v1[0] == (0, 1) and (1, 0) in v1, v1
+    log = [r.value for r in dict(run.final_log or ())[0]]
+    assert log.count("v1") == 2, log
+    result = judge(run)
+    assert result.status is RunStatus.CLIENT
+    assert {(a.name, a.values) for a in result.client_anomalies} >= {("duplicate", ("v1",))}

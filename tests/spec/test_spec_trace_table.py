@@ -52,3 +52,15 @@ def test_entry_problems_reports_a_wrong_run() -> None:
     problems = entry_problems(row1, run.report, run.events, epoch_bumps=run.epoch_bumps)
     assert any("G-AMO" in p for p in problems)
     assert any("v1: expected acked" in p for p in problems)
+
+
+def test_a_delayed_answer_holds_back_the_answers_behind_it() -> None:
+    """The model engine answers in request order per connection, as TCP and the test broker do:
+    row 14b's INVALID_RECORD for v2 (not delayed) arrives only with v1's delayed answer."""
+    from kafka_conformance.model_engine import run_model
+    from kafka_conformance.reference.trace import Response
+    from kafka_conformance.trace_table import TRACE_TABLE
+
+    row = next(r for r in TRACE_TABLE if r.number == "14b")
+    answers = [(e.attempt_id, e.time_ms) for e in run_model(row.trace).events if isinstance(e, Response)]
+    assert answers[1:3] == [(2, answers[1][1]), (3, answers[1][1])] and answers[1][1] >= 1000, answers

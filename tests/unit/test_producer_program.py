@@ -50,7 +50,9 @@ def test_plan_decides_by_partition_and_ordinal() -> None:
         (lambda: ProduceRule(0, Action.DELIVER), "counted from 1"),
         (lambda: ProduceRule(1, Action.ERROR), "needs an error code"),
         (lambda: ProduceRule(1, Action.DROP_RESPONSE, error=ProduceError.REQUEST_TIMED_OUT), "takes no error"),
-        (lambda: ProduceRule(1, Action.DELAY), "delay_ms"),
+        (lambda: ProduceRule(1, Action.DELAY), "needs a positive delay_ms"),
+        (lambda: ProduceRule(1, Action.DROP_RESPONSE, delay_ms=5), "only for actions that answer"),
+        (lambda: ProduceRule(1, Action.DELAY, delay_ms=-1), "negative"),
         (lambda: FaultPlan([ProduceRule(1, Action.DELAY, delay_ms=1), ProduceRule(1, Action.DROP_REQUEST)]), "two rules"),
         (lambda: ProducerTrace([SendStep("a"), SendStep("a")]), "sent twice"),
         (lambda: ProducerTrace([SendStep("a", 3)]), "partition 3"),
@@ -80,3 +82,9 @@ def test_bad_json_names_the_place(patch, needle) -> None:  # type: ignore[no-unt
     data.update(patch)
     with pytest.raises(PlanError, match=needle):
         ProducerTrace.from_json(data)
+
+
+def test_an_error_answer_can_be_delayed_and_round_trips() -> None:
+    rule = ProduceRule(2, Action.ERROR_AFTER_APPEND, 0, ProduceError.REQUEST_TIMED_OUT, delay_ms=1000)
+    assert ProduceRule.from_json(rule.to_json()) == rule
+    assert "1000 ms" in rule.describe()

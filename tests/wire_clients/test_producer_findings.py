@@ -95,3 +95,40 @@ def test_kafka_python_stalls_for_good_after_a_retried_batch_expires() -> None:
     result = judge(run)
     assert result.status is RunStatus.CLIENT
     assert "stuck-send" in {a.name for a in result.client_anomalies}
+
+
+def _row_14b(client: str):
+    from kafka_conformance.producer_table import table_rows
+
+    return run_wire_trace(table_rows(["14b"])[0].trace, client)
+
+
+def test_librdkafka_re_stamps_a_written_batch_at_the_bump() -> None:
+    """Row 14b (KAFKA-14034's shape) on confluent-kafka 2.16.1 / librdkafka 2.16.0: like
+    Kafka's Java producer (tests/jvm), it bumps the epoch for v2's definite failure and
+    re-sends v1, written already, from sequence 0 under the new epoch: v1 twice in the log."""
+    run = _row_14b("confluent-kafka")
+    v1 = [(a.producer_epoch, a.base_sequence) for a in run.events if isinstance(a, Attempt) and a.values == ("v1",)]
+    assert (0, 1) in v1 and (1, 0) in v1, v1
+    assert [r.value for r in dict(run.final_log or ())[0]].count("v1") == 2
+    result = judge(run)
+    assert result.status is RunStatus.CLIENT
+    assert ("duplicate", ("v1",)) in {(a.name, a.values) for a in result.client_anomalies}
+
+
+def test_kafka_python_fails_a_written_batch_with_the_error_of_the_next() -> None:
+    """Row 14b on kafka-python 3.0.12: no duplicate, but v1 (written, answered REQUEST_TIMED_OUT)
+    is reported definitely failed with v2's INVALID_RECORD (G-DEF, failed-write-present)."""
+    run = _row_14b("kafka-python")
+    assert [r.value for r in dict(run.final_log or ())[0]].count("v1") == 1
+    failed = {e.value: e.error for e in run.events if isinstance(e, Failed)}
+    assert "v1" in failed and "InvalidRecord" in failed["v1"], failed
+    result = judge(run)
+    assert result.status is RunStatus.CLIENT
+    assert {(a.name, a.values) for a in result.client_anomalies} == {("failed-write-present", ("v1",))}
+
+
+def test_aiokafka_cannot_meet_row_14b_with_one_request_in_flight() -> None:
+    """aiokafka keeps one produce request in flight per broker, so v2 is sent only after v1 is
+    settled: the row holds."""
+    assert judge(_row_14b("aiokafka")).status is RunStatus.HOLDS
