@@ -49,19 +49,21 @@ class JvmUnavailable(AdapterError):
         super().__init__("jvm-unavailable", message)
 
 
-def _tool(name: str) -> str | None:
+def jdk_tool(name: str) -> str | None:
+    """``$JAVA_HOME/bin/NAME`` if there is one, else NAME on the PATH (None: not found)."""
     home = os.environ.get("JAVA_HOME")
     if home and Path(home, "bin", name).is_file():
         return str(Path(home, "bin", name))
     return shutil.which(name)
 
 
-def unavailable_reason(*, need_jars: bool = True) -> str | None:
-    """Why the JVM adapter cannot run here (None if it can); never downloads or starts anything."""
+def unavailable_reason(*, need_jars: bool = True, need_py4j: bool = True) -> str | None:
+    """Why the JVM adapter cannot run here (None if it can); never downloads or starts anything.
+    The Java producer runs in a plain subprocess: it asks with ``need_py4j=False``."""
     for tool in ("java", "javac"):
-        if _tool(tool) is None:
+        if jdk_tool(tool) is None:
             return f"{tool} not found (install a JDK 11+ or set JAVA_HOME)"
-    if importlib.util.find_spec("py4j") is None:
+    if need_py4j and importlib.util.find_spec("py4j") is None:
         return "py4j is not installed (pip install 'kafka-conformance[jvm]')"
     if need_jars:
         try:
@@ -86,7 +88,7 @@ class JvmSession:
         try:
             jars = jars or fetch_jars()
             compile_path = [*expand_classpath(classpath), *jars.classpath]
-            classes = shim_classes(compile_path, javac=_tool("javac") or "javac")
+            classes = shim_classes(compile_path, javac=jdk_tool("javac") or "javac")
         except (JarError, ShimError) as exc:
             raise JvmUnavailable(str(exc)) from exc
         self.classpath = (classes, *compile_path)
@@ -106,7 +108,7 @@ class JvmSession:
         port, token, proc = launch_gateway(
             classpath=os.pathsep.join(str(p) for p in self.classpath),
             die_on_exit=True, enable_auth=True, return_proc=True,
-            redirect_stderr=self.stderr, java_path=_tool("java") or "java",
+            redirect_stderr=self.stderr, java_path=jdk_tool("java") or "java",
         )
         self._proc = proc
         self.port: int = port

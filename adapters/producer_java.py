@@ -29,15 +29,14 @@ import collections
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Any
 
-from kafka_conformance.adapters.jvm_jars import JarError, fetch_jars, find_jars
+from kafka_conformance.adapters.jvm_jars import JarError, fetch_jars
+from kafka_conformance.adapters.jvm_session import jdk_tool, unavailable_reason
 from kafka_conformance.adapters.jvm_shim import ShimError, shim_classes
 from kafka_conformance.adapters.producer_client import (
     ClientConfigError,
@@ -72,13 +71,6 @@ OURS = ("bootstrap.servers", "key.serializer", "value.serializer")
 CLIENT_TIMEOUT = "org.apache.kafka.common.errors.TimeoutException"
 
 
-def _tool(name: str) -> str | None:
-    home = os.environ.get("JAVA_HOME")
-    if home and Path(home, "bin", name).is_file():
-        return str(Path(home, "bin", name))
-    return shutil.which(name)
-
-
 def classify_java_error(event: dict[str, Any]) -> tuple[Appended, str]:
     """(what one ``error`` line says about the write, its description)."""
     cls = str(event.get("class", "?"))
@@ -100,15 +92,7 @@ class JavaProducerClient:
     notes: tuple[str, ...] = ()
 
     def available(self) -> str | None:
-        for tool in ("java", "javac"):
-            if _tool(tool) is None:
-                return f"{tool} not found (install a JDK 11+ or set JAVA_HOME)"
-        try:
-            if find_jars() is None:
-                return "kafka-clients-4.3.0.jar is not cached (run: python -m kafka_conformance.adapters.jvm_jars)"
-        except JarError as exc:
-            return str(exc)
-        return None
+        return unavailable_reason(need_py4j=False)
 
     def check_config(self, trace: ProducerTrace) -> MappedConfig:
         """The trace's properties unchanged (Java names are this client's own) on top of the fixed ones;
@@ -147,7 +131,7 @@ class JavaProducerClient:
 
 
 def _command() -> list[str]:
-    java, javac = _tool("java"), _tool("javac")
+    java, javac = jdk_tool("java"), jdk_tool("javac")
     if java is None or javac is None:
         raise ClientRunError(f"{NAME}: java and javac are needed (install a JDK 11+ or set JAVA_HOME)")
     try:
