@@ -24,12 +24,13 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
-from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourceType
-from kafka_conformance.reference.by_resource_type import ByTypeVariant
-from kafka_conformance.reference.decision import Action, AuthorizationResult, RequestContext
-from kafka_conformance.reference.filters import AclBindingFilter
-from kafka_conformance.reference.records import AclRecord
-from kafka_conformance.reference.versions import Flavour, KafkaVersion, Profile, profile_for
+from kafka_conformance.reference.acl.filters import AclBindingFilter
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
+from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
+from kafka_conformance.reference.authorizer.records import AclRecord
+from kafka_conformance.reference.releases import KafkaVersion
 
 __all__ = [
     "REQUIRED_METHODS",

@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from kafka_conformance.adapters.protocol import Capabilities
-from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourceType
-from kafka_conformance.reference.authorizer import ReferenceAuthorizer, default_variant
-from kafka_conformance.reference.decision import (
+from kafka_conformance.reference.acl.filters import AclBindingFilter
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
+from kafka_conformance.reference.authorizer.decision import (
     Action,
     AuthorizationResult,
     RequestContext,
 )
+from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer, default_variant
+from kafka_conformance.reference.authorizer.profiles import Profile
+from kafka_conformance.reference.authorizer.records import AclRecord
 from kafka_conformance.reference.errors import AuthorizerError
-from kafka_conformance.reference.filters import AclBindingFilter
-from kafka_conformance.reference.indexed_authorizer import IndexedAuthorizer
-from kafka_conformance.reference.records import AclRecord
-from kafka_conformance.reference.versions import Profile
+from kafka_conformance.reference.indexed.authorizer import IndexedAuthorizer
 
 __all__ = ["ReferenceTarget"]
 

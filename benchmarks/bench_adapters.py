@@ -34,13 +34,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer, close_shared_sessions
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilities
-from kafka_conformance.adapters.subprocess_adapter import SubprocessAuthorizer, close_shared_sessions
-from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourcePattern, ResourceType
-from kafka_conformance.reference.decision import Action, AuthorizationResult, RequestContext
-from kafka_conformance.reference.principal import KafkaPrincipal
-from kafka_conformance.runner import check_authorizer
-from kafka_conformance.targets import resolve_target
+from kafka_conformance.authorizer.check import check_authorizer
+from kafka_conformance.authorizer.targets import resolve_target
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples" / "python_authorizer"))

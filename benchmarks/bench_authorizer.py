@@ -48,7 +48,8 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from kafka_conformance.reference.acl import (
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
+from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
     AclBinding,
     AclOperation,
@@ -57,14 +58,13 @@ from kafka_conformance.reference.acl import (
     ResourcePattern,
     ResourceType,
 )
-from kafka_conformance.reference.authorize import decide
-from kafka_conformance.reference.by_resource_type import ByTypeVariant, authorize_by_resource_type
-from kafka_conformance.reference.config import AuthorizerConfig
-from kafka_conformance.reference.decision import Action, Decision, RequestContext
-from kafka_conformance.reference.indexed_authorizer import IndexedAuthorizer
-from kafka_conformance.reference.principal import KafkaPrincipal
-from kafka_conformance.reference.records import AddAcl, RemoveAcl
-from kafka_conformance.reference.versions import Profile, profile_for
+from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant, authorize_by_resource_type
+from kafka_conformance.reference.authorizer.config import AuthorizerConfig
+from kafka_conformance.reference.authorizer.decide import decide
+from kafka_conformance.reference.authorizer.decision import Action, Decision, RequestContext
+from kafka_conformance.reference.authorizer.profiles import Profile, profile_for
+from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
+from kafka_conformance.reference.indexed.authorizer import IndexedAuthorizer
 
 PREFIX = "foo-bar35_resource-"
 USER = KafkaPrincipal("User", "test-user")

@@ -22,14 +22,14 @@ import time
 
 from hypothesis import HealthCheck, Phase, given, settings
 
-from kafka_conformance.adapters.real_brokers import available
-from kafka_conformance.adapters.wire_client import WireClient
-from kafka_conformance.broker_cases import BrokerCase
-from kafka_conformance.broker_compare import run_case
-from kafka_conformance.broker_strategies import broker_cases
-from kafka_conformance.broker_targets import open_broker_target
-from kafka_conformance.reference.broker_profile import BrokerProfile, broker_profile
-from kafka_conformance.reference.partition_log import PartitionLog
+from kafka_conformance.adapters.brokers.launchers import available
+from kafka_conformance.adapters.brokers.wire_client import WireClient
+from kafka_conformance.broker.cases import BrokerCase
+from kafka_conformance.broker.compare import run_case
+from kafka_conformance.broker.strategies import broker_cases
+from kafka_conformance.broker.targets import open_broker_target
+from kafka_conformance.reference.broker.partition_log import PartitionLog
+from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
 
 
 def draw_cases(profile: BrokerProfile, count: int) -> list[BrokerCase]:

@@ -25,10 +25,10 @@ import platform
 import statistics
 import time
 
-from kafka_conformance.producer_check import run_and_judge
-from kafka_conformance.producer_clients import CLIENTS, REAL_CLIENTS, ClientSpecError, resolve_client
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.producer_program import FlushStep, ProducerTrace, SendStep
+from kafka_conformance.producer.check import run_and_judge
+from kafka_conformance.producer.clients import CLIENTS, REAL_CLIENTS, ClientSpecError, resolve_client
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
 
 CLEAN = ProducerTrace([*(SendStep(f"a{i}") for i in range(5)), FlushStep(), *(SendStep(f"b{i}") for i in range(5))], name="clean")
 LOST = ProducerTrace([SendStep("a"), SendStep("b"), FlushStep(), SendStep("c")], FaultPlan([ProduceRule(1, Action.DROP_RESPONSE)]),

@@ -36,7 +36,7 @@ from pathlib import Path
 from kafka_conformance.corpora.campaign import run_campaign
 from kafka_conformance.corpora.fuzz import FuzzSpec
 from kafka_conformance.corpora.generate import CorpusSpec, generate_corpus
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 
 
 def _load() -> str:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from kafka_conformance.reference.batches import ProducerBatch
-from kafka_conformance.reference.broker_profile import broker_profile
-from kafka_conformance.reference.delivery import check_delivery
-from kafka_conformance.reference.delivery_run import DeliveryConfig
-from kafka_conformance.reference.partition_log import PartitionLog
-from kafka_conformance.reference.trace import Acked, Send
+from kafka_conformance.reference.broker.batches import ProducerBatch
+from kafka_conformance.reference.broker.partition_log import PartitionLog
+from kafka_conformance.reference.broker.profile import broker_profile
+from kafka_conformance.reference.delivery.checker import check_delivery
+from kafka_conformance.reference.delivery.run import DeliveryConfig
+from kafka_conformance.reference.traces.events import Acked, Send
 
 
 def bench_batches(count: int, version: str) -> float:

@@ -1,6 +1,6 @@
 """Throughput of the JVM adapter: py4j round trips, batched authorize(), by-type, whole cases.
 
-    python -m kafka_conformance.adapters.jvm_jars        # once: fetch kafka-clients-4.3.0.jar
+    python -m kafka_conformance.adapters.jvm.jars        # once: fetch kafka-clients-4.3.0.jar
     python benchmarks/bench_jvm.py                       # quick
     python benchmarks/bench_jvm.py --acls 100,1000,10000 --batches 1,10,100,1000 --seconds 2
 
@@ -34,11 +34,11 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from kafka_conformance.adapters.jvm_adapter import LIST_AUTHORIZER, JvmAuthorizer
-from kafka_conformance.adapters.jvm_session import JvmSession, unavailable_reason
-from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourcePattern, ResourceType
-from kafka_conformance.reference.decision import Action, RequestContext
-from kafka_conformance.reference.principal import KafkaPrincipal
+from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer
+from kafka_conformance.adapters.jvm.session import JvmSession, unavailable_reason
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
 
 
 def rate(call: Callable[[], object], seconds: float) -> tuple[float, int]:

@@ -20,10 +20,10 @@ sys.path[:0] = [str(ROOT / "examples" / "python_authorizer"), str(ROOT / "tests"
 from hypothesis import settings  # noqa: E402
 from mutants import MUTANTS  # noqa: E402
 
-from kafka_conformance.properties import PROPERTIES  # noqa: E402
-from kafka_conformance.report import Status  # noqa: E402
-from kafka_conformance.runner import check_authorizer  # noqa: E402
-from kafka_conformance.targets import Target  # noqa: E402
+from kafka_conformance.authorizer.check import check_authorizer  # noqa: E402
+from kafka_conformance.authorizer.properties import PROPERTIES  # noqa: E402
+from kafka_conformance.authorizer.report import Status  # noqa: E402
+from kafka_conformance.authorizer.targets import Target  # noqa: E402
 
 
 def find(name: str, seed: int, max_examples: int) -> tuple[int, float, str] | None:

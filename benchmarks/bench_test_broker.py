@@ -34,12 +34,12 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from kafka_conformance.adapters.test_broker import TestCluster
-from kafka_conformance.reference.batches import ProducerBatch
-from kafka_conformance.reference.cluster_model import ClusterModel
-from kafka_conformance.reference.fault_plan import FaultPlan
-from kafka_conformance.reference.producer_program import ClusterSpec
-from kafka_conformance.reference.trace import Attempt
+from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.reference.broker.batches import ProducerBatch
+from kafka_conformance.reference.cluster.model import ClusterModel
+from kafka_conformance.reference.traces.events import Attempt
+from kafka_conformance.reference.traces.fault_plan import FaultPlan
+from kafka_conformance.reference.traces.program import ClusterSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENTS = ("kafka-python", "aiokafka", "confluent-kafka")

@@ -5,7 +5,7 @@
 
 Rows, printed as a Markdown table:
 
-* **table** - every row of the trace table (conformance/trace_table.py), run
+* **table** - every row of the trace table (conformance/producer/trace_table.py), run
   once each, repeated; what the oracle costs per wire-run comparison.
 * **generated, N sends** - traces drawn by ``producer_traces(max_sends=N)``
   (drawn once, up front, so the figure is the engine alone): the application's
@@ -31,12 +31,12 @@ from collections.abc import Callable, Sequence
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from kafka_conformance.model_engine import run_model
-from kafka_conformance.producer_machine import ProducerTraceMachine
-from kafka_conformance.producer_traces import producer_traces
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.producer_program import FlushStep, ProducerTrace, SendStep
-from kafka_conformance.trace_table import TRACE_TABLE
+from kafka_conformance.producer.machine import ProducerTraceMachine
+from kafka_conformance.producer.model_engine import run_model
+from kafka_conformance.producer.strategies import producer_traces
+from kafka_conformance.producer.trace_table import TRACE_TABLE
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
 
 
 def draw(strategy: st.SearchStrategy[ProducerTrace], count: int, at: int) -> list[ProducerTrace]:

@@ -11,21 +11,28 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
 
-__all__ = ["Report", "__version__", "check_authorizer"]
+__all__ = ["Report", "__version__", "check_authorizer", "check_broker", "check_producer"]
 
 if TYPE_CHECKING:
-    from kafka_conformance.report import Report
-    from kafka_conformance.runner import check_authorizer
+    from kafka_conformance.authorizer.check import check_authorizer
+    from kafka_conformance.authorizer.report import Report
+    from kafka_conformance.broker.check import check_broker
+    from kafka_conformance.producer.check import check_producer
+
+# The public callables, each imported on first use: importing the package must
+# stay cheap and free of Hypothesis side effects.
+_LAZY = {
+    "check_authorizer": "kafka_conformance.authorizer.check",
+    "Report": "kafka_conformance.authorizer.report",
+    "check_producer": "kafka_conformance.producer.check",
+    "check_broker": "kafka_conformance.broker.check",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy: importing the package must stay cheap and free of Hypothesis side effects.
-    if name == "check_authorizer":
-        from kafka_conformance.runner import check_authorizer
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kafka_conformance' has no attribute {name!r}")
+    import importlib
 
-        return check_authorizer
-    if name == "Report":
-        from kafka_conformance.report import Report
-
-        return Report
-    raise AttributeError(f"module 'kafka_conformance' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

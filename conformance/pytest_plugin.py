@@ -69,7 +69,7 @@ def _option(config: pytest.Config, name: str) -> str | None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     import sys
 
-    targets = sys.modules.get("kafka_conformance.targets")
+    targets = sys.modules.get("kafka_conformance.authorizer.targets")
     if targets is not None:
         targets.close_targets()
 
@@ -94,7 +94,7 @@ _TARGETS_KEY = pytest.StashKey[dict[str, Any]]()
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Resolve every target before running anything: a bad target is a usage error
     (exit code 4), not ten failing tests."""
-    from kafka_conformance.targets import TargetError, resolve_target
+    from kafka_conformance.authorizer.targets import TargetError, resolve_target
 
     resolved = config.stash.setdefault(_TARGETS_KEY, {})
     for item in items:
@@ -122,7 +122,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 def authorizer_tests(target: str | None = None, **options: Any) -> type:
     """A test class with one test per authorizer property, run against ``target``."""
-    from kafka_conformance.properties import PROPERTIES
+    from kafka_conformance.authorizer.properties import PROPERTIES
 
     def make(prop_name: str) -> Any:
         @pytest.mark.kafka_conformance(prop_name)
@@ -139,10 +139,10 @@ def authorizer_tests(target: str | None = None, **options: Any) -> type:
 
 
 def _run(config: pytest.Config, target: str | None, prop_name: str, options: dict[str, Any]) -> None:
-    from kafka_conformance.render import to_text
-    from kafka_conformance.report import Status
-    from kafka_conformance.runner import check_authorizer
-    from kafka_conformance.targets import TargetError
+    from kafka_conformance.authorizer.check import check_authorizer
+    from kafka_conformance.authorizer.render import to_text
+    from kafka_conformance.authorizer.report import Status
+    from kafka_conformance.authorizer.targets import TargetError
 
     spec = target or _option(config, "target")
     if spec is None:

@@ -11,9 +11,9 @@ In a test module or ``conftest.py``::
 names the failure trace that broke, e.g. ``test_row_19``) plus one over
 Hypothesis-generated traces; ``broker_tests`` one test over the probe table and
 generated crafted requests.  Both are thin wrappers over
-:func:`~kafka_conformance.producer_check.check_producer`,
-:func:`~kafka_conformance.producer_table.run_table` and
-:func:`~kafka_conformance.broker_check.check_broker`: the same checks, reports
+:func:`~kafka_conformance.producer.check.check_producer`,
+:func:`~kafka_conformance.producer.table.run_table` and
+:func:`~kafka_conformance.broker.check.check_broker`: the same checks, reports
 and saved cases as the CLI.  Nothing heavy is imported until a test runs.
 """
 
@@ -45,8 +45,8 @@ def producer_tests(
     """A test class running ``client`` through every trace-table row and generated traces.
 
     An unknown client name is refused here, at collection, not once per test."""
-    from kafka_conformance.producer_clients import CLIENTS
-    from kafka_conformance.trace_table import TRACE_TABLE
+    from kafka_conformance.producer.clients import CLIENTS
+    from kafka_conformance.producer.trace_table import TRACE_TABLE
 
     if client not in CLIENTS:
         raise pytest.UsageError(f"producer_tests: unknown client {client!r}; known: {', '.join(CLIENTS)}")
@@ -63,10 +63,10 @@ def producer_tests(
 
     def test_generated_traces(self: Any, request: pytest.FixtureRequest) -> None:
         """Hypothesis-generated failure traces, shrunk and saved when a guarantee breaks."""
-        from kafka_conformance.producer_check import check_producer
-        from kafka_conformance.producer_clients import ClientSpecError
-        from kafka_conformance.producer_engines import BrokerSpecError
-        from kafka_conformance.producer_render import to_text
+        from kafka_conformance.producer.check import check_producer
+        from kafka_conformance.producer.clients import ClientSpecError
+        from kafka_conformance.producer.engines import BrokerSpecError
+        from kafka_conformance.producer.render import to_text
 
         try:
             report = check_producer(client, broker=broker, kafka_version=kafka_version, max_examples=max_examples,
@@ -82,11 +82,11 @@ def producer_tests(
 
 
 def _run_row(client: str, broker: str, kafka_version: str, number: str, failures_dir: str) -> None:
-    from kafka_conformance.producer_clients import ClientSpecError
-    from kafka_conformance.producer_engines import BrokerSpecError
-    from kafka_conformance.producer_render import describe_run
-    from kafka_conformance.producer_report import RunStatus
-    from kafka_conformance.producer_table import ColumnUnusable, run_table, table_rows
+    from kafka_conformance.producer.clients import ClientSpecError
+    from kafka_conformance.producer.engines import BrokerSpecError
+    from kafka_conformance.producer.render import describe_run
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.table import ColumnUnusable, run_table, table_rows
 
     try:
         (result,) = run_table(client, broker=broker, kafka_version=kafka_version, rows=table_rows([number]),
@@ -108,9 +108,9 @@ def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int
 
     def test_crafted_requests(self: Any, request: pytest.FixtureRequest) -> None:
         """The probe table and generated crafted Produce sequences, answer by answer and log against log."""
-        from kafka_conformance.broker_check import check_broker
-        from kafka_conformance.broker_report import render_broker_text
-        from kafka_conformance.broker_targets import BrokerTargetError
+        from kafka_conformance.broker.check import check_broker
+        from kafka_conformance.broker.report import render_broker_text
+        from kafka_conformance.broker.targets import BrokerTargetError
 
         try:
             report = check_broker(target, kafka_version=kafka_version, max_examples=max_examples, seed=_seed(request),

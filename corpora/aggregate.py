@@ -13,7 +13,7 @@ from pathlib import Path
 import attrs
 
 from kafka_conformance.corpora.fuzz import FuzzSpec, verdict_path
-from kafka_conformance.corpora.suites import CaseOutcome, get_suite
+from kafka_conformance.corpora.suites.registry import CaseOutcome, get_suite
 from kafka_conformance.corpora.summary import FailureGroup, FuzzSummary
 
 __all__ = ["Tally", "summarise", "tally"]

@@ -27,7 +27,7 @@ import attrs
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard, load_corpus, read_corpus_shard
 from kafka_conformance.corpora.manifest import read_manifest, write_or_check_manifest
 from kafka_conformance.corpora.shards import case_id
-from kafka_conformance.corpora.suites import get_suite
+from kafka_conformance.corpora.suites.registry import get_suite
 from kafka_conformance.corpora.verdicts import rows_to_columns, run_shard
 
 __all__ = [

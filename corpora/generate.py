@@ -17,7 +17,7 @@ import attrs
 
 from kafka_conformance.corpora.manifest import read_manifest, write_or_check_manifest
 from kafka_conformance.corpora.shards import ShardPlan, case_id, derive_seed, generator_version
-from kafka_conformance.corpora.suites import Suite, get_suite
+from kafka_conformance.corpora.suites.registry import Suite, get_suite
 from kafka_conformance.corpora.verdicts import Case
 
 __all__ = [

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from kafka_conformance.saved import read_json_file
+from kafka_conformance.casefiles import read_json_file
 
 __all__ = ["IncompatibleDirectory", "read_manifest", "write_or_check_manifest"]
 

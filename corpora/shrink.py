@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.cases import Query, Scenario
+from kafka_conformance.authorizer.cases import Query, Scenario
 
 __all__ = ["chunk_removals", "shrink_scenario"]
 

@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from spark-submit unless --master is given."""
     import argparse
 
-    from kafka_conformance import cli_fuzz
+    from kafka_conformance.cli import fuzz as cli_fuzz
 
     parser = argparse.ArgumentParser(prog="spark_job.py", description="kafka-conformance fuzz under spark-submit")
     cli_fuzz.add_arguments(parser, master_default=None)

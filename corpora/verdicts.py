@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from kafka_conformance.corpora.suites import SuiteChecker
+from kafka_conformance.corpora.suites.registry import SuiteChecker
 
 __all__ = ["Case", "VerdictRow", "rows_to_columns", "run_shard"]
 

@@ -6,7 +6,14 @@ unoptimised on purpose; see ``ARCHITECTURE.md``.
 
 from __future__ import annotations
 
-from kafka_conformance.reference.acl import (
+from kafka_conformance.reference.acl.filters import (
+    ANY_ACL,
+    AccessControlEntryFilter,
+    AclBindingFilter,
+    ResourcePatternFilter,
+)
+from kafka_conformance.reference.acl.principal import KafkaPrincipal, parse_principal
+from kafka_conformance.reference.acl.values import (
     CLUSTER_NAME,
     WILDCARD_HOST,
     WILDCARD_PRINCIPAL,
@@ -19,7 +26,7 @@ from kafka_conformance.reference.acl import (
     ResourcePattern,
     ResourceType,
 )
-from kafka_conformance.reference.aclfile import (
+from kafka_conformance.reference.aclfiles.load import (
     AclFile,
     AclFormat,
     dump_json,
@@ -30,28 +37,31 @@ from kafka_conformance.reference.aclfile import (
     parse_kafka_acls_list,
     sniff_format,
 )
-from kafka_conformance.reference.authorize import decide
-from kafka_conformance.reference.authorizer import (
-    CreateResult,
-    DeleteResult,
-    ReferenceAuthorizer,
-    default_variant,
-)
-from kafka_conformance.reference.batches import LogRecord, ProducerBatch
-from kafka_conformance.reference.by_resource_type import (
+from kafka_conformance.reference.authorizer.by_resource_type import (
     PROBE_NAME,
     ByTypeVariant,
     authorize_by_resource_type,
 )
-from kafka_conformance.reference.config import AuthorizerConfig, parse_config
-from kafka_conformance.reference.config_values import EffectiveConfig, ProducerConfigError, render_effective_config
-from kafka_conformance.reference.decision import (
+from kafka_conformance.reference.authorizer.config import AuthorizerConfig, parse_config
+from kafka_conformance.reference.authorizer.decide import decide
+from kafka_conformance.reference.authorizer.decision import (
     Action,
     AuthorizationResult,
     Decision,
     RequestContext,
     Rule,
 )
+from kafka_conformance.reference.authorizer.lifecycle import (
+    CreateResult,
+    DeleteResult,
+    ReferenceAuthorizer,
+    default_variant,
+)
+from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
+from kafka_conformance.reference.authorizer.records import AclRecord, AclStore, AddAcl, RemoveAcl, replay
+from kafka_conformance.reference.broker.batches import LogRecord, ProducerBatch
+from kafka_conformance.reference.broker.partition_log import PartitionLog, ProduceResponse
+from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.errors import (
     AclFileError,
     AclValueError,
@@ -59,19 +69,11 @@ from kafka_conformance.reference.errors import (
     ConfigError,
     KafkaException,
 )
-from kafka_conformance.reference.filters import (
-    ANY_ACL,
-    AccessControlEntryFilter,
-    AclBindingFilter,
-    ResourcePatternFilter,
-)
-from kafka_conformance.reference.partition_log import PartitionLog, ProduceResponse
-from kafka_conformance.reference.principal import KafkaPrincipal, parse_principal
-from kafka_conformance.reference.produce_errors import ProduceError
-from kafka_conformance.reference.producer_config import IdempotenceProfile, explain_config
-from kafka_conformance.reference.records import AclRecord, AclStore, AddAcl, RemoveAcl, replay
-from kafka_conformance.reference.request_outcome import CheckResult, RequestOutcome, authorize_request
-from kafka_conformance.reference.requests import (
+from kafka_conformance.reference.producer.config import IdempotenceProfile, explain_config
+from kafka_conformance.reference.producer.config_values import EffectiveConfig, ProducerConfigError, render_effective_config
+from kafka_conformance.reference.releases import DEFAULT_VERSION, LATEST_VERSION, KafkaVersion
+from kafka_conformance.reference.requests.outcome import CheckResult, RequestOutcome, authorize_request
+from kafka_conformance.reference.requests.rules import (
     AddOffsetsToTxn,
     AddPartitionsToTxn,
     ByResourceType,
@@ -90,14 +92,6 @@ from kafka_conformance.reference.requests import (
     idempotent_write_deprecated,
     idempotent_write_required,
     required_checks,
-)
-from kafka_conformance.reference.versions import (
-    DEFAULT_VERSION,
-    LATEST_VERSION,
-    Flavour,
-    KafkaVersion,
-    Profile,
-    profile_for,
 )
 
 __all__ = [

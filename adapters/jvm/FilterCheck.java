@@ -1,6 +1,6 @@
 /*
  * kafka-conformance: Kafka's real filter semantics, in bulk, for comparison
- * with reference/filters.py.  Nothing here decides anything itself: every
+ * with reference/acl/filters.py.  Nothing here decides anything itself: every
  * answer is AclBindingFilter.matches / isUnknown / a constructor of the
  * kafka-clients classes on the classpath.
  */

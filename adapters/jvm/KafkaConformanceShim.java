@@ -1,6 +1,6 @@
 /*
  * kafka-conformance: hosts any org.apache.kafka.server.authorizer.Authorizer
- * for the Python adapter (adapters/jvm_adapter.py), one instance per case.
+ * for the Python adapter (adapters/jvm/adapter.py), one instance per case.
  *
  * Every entry point takes and returns one encoded string (see Codec) so that
  * a whole batch costs one py4j round trip, and never lets an exception cross

@@ -7,7 +7,7 @@
  * authorizeByResourceType, so the real Kafka 4.3.0 default method runs on top
  * of it.  The default calls authorize() (the "hardcode" probe) and acls(), so
  * both follow StandardAuthorizer 4.3.0 semantics as the kit's reference
- * (reference/authorize.py) states them, step for step:
+ * (reference/authorizer/decide.py) states them, step for step:
  *   1. non-LITERAL action -> IllegalArgumentException;
  *   2. super user -> ALLOWED;  3. before completeInitialLoad -> not ready;
  *   4. session principal User:* -> IllegalArgumentException (Set.of, KAFKA-17759);

@@ -27,5 +27,5 @@ def _corpus_targets_importable(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def _close_targets() -> object:
     yield
-    if "kafka_conformance.targets" in sys.modules:
-        sys.modules["kafka_conformance.targets"].close_targets()
+    if "kafka_conformance.authorizer.targets" in sys.modules:
+        sys.modules["kafka_conformance.authorizer.targets"].close_targets()

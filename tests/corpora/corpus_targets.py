@@ -22,8 +22,8 @@ import attrs
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.reference import AuthorizationResult, ResourceType
-from kafka_conformance.reference.decision import Action, RequestContext
-from kafka_conformance.reference.versions import profile_for
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+from kafka_conformance.reference.authorizer.profiles import profile_for
 
 PROFILE = profile_for("4.3.0", "standard")
 ARM_FILE = Path(tempfile.gettempdir()) / f"kafka-conformance-die-once-{os.getuid()}.json"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance import cli_corpus, cli_fuzz
+from kafka_conformance.cli import corpus as cli_corpus
+from kafka_conformance.cli import fuzz as cli_fuzz
 
 
 def _fuzz(*argv: str) -> int:
@@ -33,7 +34,7 @@ def test_fuzz_without_spark_conforms(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_fuzz_finds_saves_and_replays_a_divergence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from kafka_conformance.cli import main
+    from kafka_conformance.cli.main import main
 
     assert _fuzz("--target", "python:corpus_targets:groups_allowed", "--cases", "100", "--shard-size", "50", "--no-spark",
                  "--out", str(tmp_path / "r"), "--report-md", str(tmp_path / "s.md")) == 1

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard
 from kafka_conformance.corpora.shards import ShardPlan, derive_seed
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 
 SUITE = AuthorizerSuite()
 SETTINGS = tuple(sorted(SUITE.generation_settings(target=None, kafka_version=None, flavour=None, mode="hostile").items()))
@@ -20,7 +20,7 @@ import json, sys
 sys.path.insert(0, sys.argv[2])
 import extra_constants  # a local module full of constants Hypothesis would otherwise mix into draws
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 spec = CorpusSpec.from_json(json.loads(sys.argv[1]))
 suite = AuthorizerSuite()
 print(json.dumps([[c.case_id, c.property, suite.encode(c.payload)] for c in generate_shard(suite, spec, 1)]))

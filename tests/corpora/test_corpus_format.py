@@ -9,12 +9,12 @@ import hypothesis
 import pytest
 
 from kafka_conformance import __version__
-from kafka_conformance.cases import Scenario
+from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.corpora.generate import SCHEMA_VERSION, CorpusSpec, generate_corpus, load_corpus, read_corpus_shard
 from kafka_conformance.corpora.manifest import IncompatibleDirectory
 from kafka_conformance.corpora.parquet_io import CASE_COLUMNS
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
-from kafka_conformance.corpora.suites import UnknownSuite, available_suites, get_suite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.registry import UnknownSuite, available_suites, get_suite
 
 
 def _spec(cases: int = 25, shard_size: int = 10, seed: int = 3, mode: str = "well-formed") -> CorpusSpec:

@@ -12,7 +12,7 @@ from kafka_conformance.corpora.fuzz import AccountingError, FuzzSpec, process_sh
 from kafka_conformance.corpora.generate import CorpusSpec, generate_corpus
 from kafka_conformance.corpora.manifest import IncompatibleDirectory
 from kafka_conformance.corpora.parquet_io import VERDICT_COLUMNS, read_columns, write_atomically
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 
 SETTINGS = tuple(sorted(AuthorizerSuite().generation_settings(target=None, kafka_version=None, flavour=None,
                                                                 mode="well-formed").items()))
@@ -81,9 +81,9 @@ def test_a_directory_holding_another_run_is_refused(tmp_path: Path) -> None:
 
 
 def test_failures_are_grouped_shrunk_and_saved_replayable(tmp_path: Path) -> None:
-    from kafka_conformance.runner import run_property_once
-    from kafka_conformance.saved import load_case
-    from kafka_conformance.targets import resolve_target
+    from kafka_conformance.authorizer.check import run_property_once
+    from kafka_conformance.authorizer.saved import load_case
+    from kafka_conformance.authorizer.targets import resolve_target
 
     summary = run_campaign(_spec(tmp_path, target="python:corpus_targets:groups_allowed", cases=150, shard_size=50), master=None)
     assert summary.exit_code == 1

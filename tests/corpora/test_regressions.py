@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.cli import main
-from kafka_conformance.runner import run_property_once
-from kafka_conformance.saved import load_case
-from kafka_conformance.targets import Target, resolve_target
+from kafka_conformance.authorizer.check import run_property_once
+from kafka_conformance.authorizer.saved import load_case
+from kafka_conformance.authorizer.targets import Target, resolve_target
+from kafka_conformance.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = sorted((ROOT / "corpora" / "regressions").glob("*.json"))

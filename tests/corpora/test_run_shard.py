@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 from kafka_conformance.corpora.verdicts import Case, run_shard
 
 SUITE = AuthorizerSuite()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from kafka_conformance.cases import Query, Scenario
+from kafka_conformance.authorizer.cases import Query, Scenario
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard
 from kafka_conformance.corpora.shrink import shrink_scenario
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 from kafka_conformance.reference import (
     AccessControlEntry,
     AclBinding,

@@ -12,7 +12,7 @@ import pytest
 from kafka_conformance.corpora.campaign import run_campaign
 from kafka_conformance.corpora.fuzz import FuzzSpec
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard
-from kafka_conformance.corpora.suite_broker import BrokerSuite
+from kafka_conformance.corpora.suites.broker import BrokerSuite
 
 SUITE = BrokerSuite()
 SETTINGS = tuple(sorted(SUITE.generation_settings(target=None, kafka_version=None, flavour=None, mode="well-formed").items()))
@@ -35,7 +35,7 @@ def test_the_test_broker_conforms(tmp_path: Path) -> None:
 
 
 def test_a_diverging_broker_gives_saved_findings(tmp_path: Path) -> None:
-    from kafka_conformance.broker_targets import available
+    from kafka_conformance.broker.targets import available
 
     if not available().get("noida", None) or not available()["noida"].ok:
         pytest.skip("noida-db is not installed")

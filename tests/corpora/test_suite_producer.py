@@ -10,11 +10,11 @@ import pytest
 from kafka_conformance.corpora.campaign import run_campaign
 from kafka_conformance.corpora.fuzz import FuzzSpec
 from kafka_conformance.corpora.generate import CorpusSpec, generate_shard
-from kafka_conformance.corpora.suite_producer import ProducerChecker, ProducerSuite, parse_producer_target
-from kafka_conformance.corpora.suites import get_suite
-from kafka_conformance.producer_report import RunResult, RunStatus
-from kafka_conformance.reference.producer_program import ProducerTrace
-from kafka_conformance.reference.verdicts import Anomaly, Attribution, Property
+from kafka_conformance.corpora.suites.producer import ProducerChecker, ProducerSuite, parse_producer_target
+from kafka_conformance.corpora.suites.registry import get_suite
+from kafka_conformance.producer.report import RunResult, RunStatus
+from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, Property
+from kafka_conformance.reference.traces.program import ProducerTrace
 
 SUITE = ProducerSuite()
 SETTINGS = tuple(sorted(SUITE.generation_settings(target="model", kafka_version=None, flavour=None, mode="well-formed").items()))
@@ -62,14 +62,14 @@ class _DuplicatesOnTwoSends(ProducerChecker):
 
 
 def test_a_client_violation_is_shrunk_and_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("kafka_conformance.corpora.suite_producer.ProducerChecker", _DuplicatesOnTwoSends)
+    monkeypatch.setattr("kafka_conformance.corpora.suites.producer.ProducerChecker", _DuplicatesOnTwoSends)
     spec = FuzzSpec(str(tmp_path), "model", CorpusSpec("producer", 2, 40, 40, SETTINGS))
     summary = run_campaign(spec, master=None)
     assert summary.exit_code == 1 and dict(summary.verdicts).get("fail", 0) > 0
     [group] = summary.failures
     assert group.anomaly == "duplicate" and group.signature == "delivery | duplicate | client-violation"
     assert group.saved_to is not None and Path(group.saved_to).exists()
-    from kafka_conformance.producer_saved import load_producer_case
+    from kafka_conformance.producer.saved import load_producer_case
 
     saved = load_producer_case(group.saved_to)
     assert len(saved.trace.sends) == 2 and len(saved.trace.plan.rules) == 0  # shrunk to what the fault needs

@@ -2,7 +2,7 @@
 
 Every test here skips, with the reason, when java/javac, py4j or the cached
 kafka-clients jar is missing (fetch it with
-``python -m kafka_conformance.adapters.jvm_jars``; ``tox -e jvm`` does).  The
+``python -m kafka_conformance.adapters.jvm.jars``; ``tox -e jvm`` does).  The
 JVM is started once per test session and stopped at its end.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kafka_conformance.adapters.jvm_session import (
+from kafka_conformance.adapters.jvm.session import (
     JvmSession,
     close_shared_sessions,
     shared_session,

@@ -20,9 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_conformance import check_authorizer
-from kafka_conformance.adapters.jvm_adapter import LIST_AUTHORIZER, JvmAuthorizer
-from kafka_conformance.adapters.jvm_session import JvmSession
-from kafka_conformance.reference.acl import (
+from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer
+from kafka_conformance.adapters.jvm.session import JvmSession
+from kafka_conformance.authorizer.report import Status
+from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
     AclBinding,
     AclOperation,
@@ -31,13 +33,11 @@ from kafka_conformance.reference.acl import (
     ResourcePattern,
     ResourceType,
 )
-from kafka_conformance.reference.authorizer import ReferenceAuthorizer
-from kafka_conformance.reference.by_resource_type import ByTypeVariant
-from kafka_conformance.reference.decision import AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
+from kafka_conformance.reference.authorizer.decision import AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+from kafka_conformance.reference.authorizer.records import AddAcl
 from kafka_conformance.reference.errors import AclValueError, KafkaException
-from kafka_conformance.reference.principal import parse_principal
-from kafka_conformance.reference.records import AddAcl
-from kafka_conformance.report import Status
 
 ALLOWED, DENIED, ERROR = AuthorizationResult.ALLOWED, AuthorizationResult.DENIED, AuthorizationResult.ERROR
 ALICE = RequestContext(parse_principal("User:alice"), "10.0.0.1")

@@ -1,4 +1,4 @@
-"""``reference/filters.py`` against Kafka 4.3.0's real ``AclBindingFilter`` (kafka-clients).
+"""``reference/acl/filters.py`` against Kafka 4.3.0's real ``AclBindingFilter`` (kafka-clients).
 
 Hypothesis draws bindings and filters over every enum value (UNKNOWN, ANY and
 MATCH included), names sharing prefixes, ``*``, the empty name and non-ASCII
@@ -12,12 +12,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_conformance.adapters.jvm_filters import (
+from kafka_conformance.adapters.jvm.filters import (
     constructor_divergences,
     filter_divergences,
 )
-from kafka_conformance.adapters.jvm_session import JvmSession
-from kafka_conformance.reference.acl import (
+from kafka_conformance.adapters.jvm.session import JvmSession
+from kafka_conformance.reference.acl.filters import (
+    AccessControlEntryFilter,
+    AclBindingFilter,
+    ResourcePatternFilter,
+)
+from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
     AclBinding,
     AclOperation,
@@ -25,11 +30,6 @@ from kafka_conformance.reference.acl import (
     PatternType,
     ResourcePattern,
     ResourceType,
-)
-from kafka_conformance.reference.filters import (
-    AccessControlEntryFilter,
-    AclBindingFilter,
-    ResourcePatternFilter,
 )
 
 NAMES = st.sampled_from(["", "*", "a", "ab", "abc", "b", "a*", "é", "😀", "😀x", "A"])

@@ -17,17 +17,17 @@ from pathlib import Path
 import pytest
 
 from kafka_conformance import check_authorizer
-from kafka_conformance.adapters.jvm_adapter import LIST_AUTHORIZER, JvmAuthorizer, parse_jvm_spec
-from kafka_conformance.adapters.jvm_jars import JarError, KafkaJars, fetch_jars, find_jars
-from kafka_conformance.adapters.jvm_session import JvmSession, shared_session, unavailable_reason
+from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer, parse_jvm_spec
+from kafka_conformance.adapters.jvm.jars import JarError, KafkaJars, fetch_jars, find_jars
+from kafka_conformance.adapters.jvm.session import JvmSession, shared_session, unavailable_reason
 from kafka_conformance.adapters.protocol import AdapterError
-from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourcePattern, ResourceType
-from kafka_conformance.reference.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.authorizer.report import Status
+from kafka_conformance.authorizer.targets import TargetError, resolve_target
+from kafka_conformance.reference.acl.filters import ANY_ACL
+from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
-from kafka_conformance.reference.filters import ANY_ACL
-from kafka_conformance.reference.principal import parse_principal
-from kafka_conformance.report import Status
-from kafka_conformance.targets import TargetError, resolve_target
 
 JAVA_FIXTURES = Path(__file__).parent / "java"
 FAKE_STANDARD = "org.apache.kafka.metadata.authorizer.FakeStandardAuthorizer"
@@ -133,8 +133,8 @@ def test_close_targets_stops_the_shared_jvm(jvm: JvmSession) -> None:
     """The CLI and the pytest plugin end a run with targets.close_targets(); a later case
     starts a new JVM.  In a subprocess, so this session's shared JVM stays up."""
     code = (
-        "from kafka_conformance.adapters.jvm_session import shared_session\n"
-        "from kafka_conformance.targets import close_targets, resolve_target\n"
+        "from kafka_conformance.adapters.jvm.session import shared_session\n"
+        "from kafka_conformance.authorizer.targets import close_targets, resolve_target\n"
         "resolve_target('kafka-default-by-type'); first = shared_session()\n"
         "close_targets(); assert not first.alive and first._proc is None\n"
         "assert shared_session().alive and shared_session() is not first\n"

@@ -116,7 +116,7 @@ def test_state_machine_helper_runs(tester: pytest.Pytester) -> None:
     tester.makepyfile(
         test_sm="""
 from hypothesis import settings
-from kafka_conformance.stateful import authorizer_state_machine
+from kafka_conformance.authorizer.stateful import authorizer_state_machine
 Machine = authorizer_state_machine("python:my_authorizer:factory")
 Machine.TestCase.settings = settings(max_examples=20, stateful_step_count=10, deadline=None)
 TestStateful = Machine.TestCase

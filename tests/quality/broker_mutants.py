@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 import pytest
 
-from kafka_conformance.reference import partition_log, producer_state
-from kafka_conformance.reference.batches import INT32_MAX, ProducerBatch
-from kafka_conformance.reference.broker_profile import BrokerProfile
-from kafka_conformance.reference.partition_log import LogEntry, PartitionLog
+from kafka_conformance.reference.broker import partition_log, producer_state
+from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch
+from kafka_conformance.reference.broker.partition_log import LogEntry, PartitionLog
+from kafka_conformance.reference.broker.profile import BrokerProfile
 
 Mutant = Callable[[pytest.MonkeyPatch], None]
 

@@ -10,10 +10,10 @@ import pytest
 from broker_mutants import MUTANTS
 from hypothesis import HealthCheck, Phase, given, settings
 
-from kafka_conformance.model_engine import model_failures, run_model
-from kafka_conformance.producer_traces import producer_traces
-from kafka_conformance.reference.producer_program import ProducerTrace
-from kafka_conformance.trace_table import TRACE_TABLE, TableEntry, entry_problems
+from kafka_conformance.producer.model_engine import model_failures, run_model
+from kafka_conformance.producer.strategies import producer_traces
+from kafka_conformance.producer.trace_table import TRACE_TABLE, TableEntry, entry_problems
+from kafka_conformance.reference.traces.program import ProducerTrace
 
 SEARCH = settings(
     max_examples=500, derandomize=True, database=None, phases=(Phase.generate,), suppress_health_check=list(HealthCheck), deadline=None

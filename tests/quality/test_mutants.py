@@ -9,10 +9,10 @@ from mutants import MUTANTS
 from my_authorizer import factory
 
 from kafka_conformance.adapters.protocol import validate_adapter
-from kafka_conformance.properties import PROPERTIES
-from kafka_conformance.report import Status
-from kafka_conformance.runner import check_authorizer
-from kafka_conformance.targets import Target
+from kafka_conformance.authorizer.check import check_authorizer
+from kafka_conformance.authorizer.properties import PROPERTIES
+from kafka_conformance.authorizer.report import Status
+from kafka_conformance.authorizer.targets import Target
 
 DEFAULT = settings(max_examples=100, derandomize=True, database=None)
 

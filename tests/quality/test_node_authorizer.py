@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from kafka_conformance.adapters.subprocess_adapter import close_shared_sessions
-from kafka_conformance.report import Status
-from kafka_conformance.runner import check_authorizer
+from kafka_conformance.adapters.jsonlines.adapter import close_shared_sessions
+from kafka_conformance.authorizer.check import check_authorizer
+from kafka_conformance.authorizer.report import Status
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")

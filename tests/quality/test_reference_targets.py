@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-from kafka_conformance.runner import check_authorizer
+from kafka_conformance.authorizer.check import check_authorizer
 
 QUICK = settings(max_examples=40, derandomize=True, database=None)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kafka_conformance.anomalies import CATALOGUE
-from kafka_conformance.properties import PROPERTIES
+from kafka_conformance.authorizer.anomalies import CATALOGUE
+from kafka_conformance.authorizer.properties import PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,8 +18,8 @@ def _documented(section: str) -> set[str]:
 
 
 def test_anomaly_catalogues_are_documented() -> None:
-    from kafka_conformance.broker_compare import BROKER_ANOMALIES
-    from kafka_conformance.reference.verdicts import DELIVERY_ANOMALIES
+    from kafka_conformance.broker.compare import BROKER_ANOMALIES
+    from kafka_conformance.reference.delivery.verdicts import DELIVERY_ANOMALIES
 
     for section, names in (("Authorizers", CATALOGUE), ("Producer delivery", DELIVERY_ANOMALIES), ("Brokers", BROKER_ANOMALIES)):
         documented = _documented(section)
@@ -46,7 +46,7 @@ def test_every_test_directory_runs_in_the_ci_gate() -> None:
     tox.read(ROOT / "tox.ini")
     envs = re.search(r"-e (\S+)", _ci_test_command()).group(1).split(",")  # type: ignore[union-attr]
     covered: set[str] = set()
-    every = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    every = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and any(p.rglob("test_*.py"))}
     for env in envs:
         section = f"testenv:{env}" if tox.has_section(f"testenv:{env}") and tox.has_option(f"testenv:{env}", "commands") else "testenv"
         found = re.search(r"pytest \{posargs:([^}]*)\}", tox.get(section, "commands"))
@@ -70,3 +70,52 @@ def test_classifiers_match_tox_envs() -> None:
     for minor in ("11", "12", "13"):
         assert f"Programming Language :: Python :: 3.{minor}" in pyproject
         assert f"py3{minor}" in tox
+
+
+def _doc_files() -> list[Path]:
+    docs = sorted((ROOT / "docs").glob("*.md"))
+    return [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *docs, *sorted((ROOT / "benchmarks").glob("*.md"))]
+
+
+NOT_IMPORT_PATHS = {
+    "kafka_conformance.targets",  # the entry-point group third parties register under
+    "kafka_conformance.librdkafka",  # a logger name
+}
+
+
+def test_every_import_path_in_the_docs_resolves() -> None:
+    """A dotted ``kafka_conformance.x.y`` in the docs names a module, or an attribute of one."""
+    import importlib
+
+    bad = []
+    for doc in _doc_files():
+        for dotted in sorted(set(re.findall(r"\bkafka_conformance(?:\.\w+)+", doc.read_text(encoding="utf-8")))):
+            if dotted in NOT_IMPORT_PATHS or dotted.startswith("kafka_conformance.jvm."):  # Java classes of our shim
+                continue
+            parts = dotted.split(".")
+            for cut in range(len(parts), 0, -1):
+                try:
+                    obj: object = importlib.import_module(".".join(parts[:cut]))
+                except ImportError:
+                    continue
+                try:
+                    for attr in parts[cut:]:
+                        obj = getattr(obj, attr)
+                except AttributeError:
+                    bad.append(f"{doc.name}: {dotted}")
+                break
+            else:
+                bad.append(f"{doc.name}: {dotted}")
+    assert not bad, bad
+
+
+def test_every_source_path_in_the_docs_exists() -> None:
+    bad = []
+    for doc in _doc_files():
+        text = doc.read_text(encoding="utf-8")
+        folders = "reference|conformance|adapters|corpora|tests|examples|benchmarks"
+        pattern = rf"(?<![\w/~.-])((?:{folders})/[\w/.-]*(?:\.py|\.java|\.md|\.json|/))(?![\w*])"
+        for path in sorted(set(re.findall(pattern, text))):
+            if not (ROOT / path).exists():
+                bad.append(f"{doc.name}: {path}")
+    assert not bad, bad

@@ -49,5 +49,5 @@ def spark() -> Iterator[Any]:
         yield session
     finally:
         session.stop()
-        if "kafka_conformance.targets" in sys.modules:
-            sys.modules["kafka_conformance.targets"].close_targets()
+        if "kafka_conformance.authorizer.targets" in sys.modules:
+            sys.modules["kafka_conformance.authorizer.targets"].close_targets()

@@ -12,7 +12,7 @@ import pytest
 
 _CLI = """
 import argparse, sys
-from kafka_conformance import cli_fuzz
+from kafka_conformance.cli import fuzz as cli_fuzz
 parser = argparse.ArgumentParser(prog="kafka-conformance fuzz")
 cli_fuzz.add_arguments(parser)
 sys.exit(cli_fuzz.run(parser.parse_args(sys.argv[1:])))

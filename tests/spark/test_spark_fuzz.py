@@ -13,7 +13,7 @@ from kafka_conformance.corpora.campaign import run_campaign
 from kafka_conformance.corpora.fuzz import FuzzSpec, process_shards, reconcile, start_run, verdict_path
 from kafka_conformance.corpora.generate import CorpusSpec
 from kafka_conformance.corpora.parquet_io import read_columns
-from kafka_conformance.corpora.suite_authorizer import AuthorizerSuite
+from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 
 SETTINGS = tuple(sorted(AuthorizerSuite().generation_settings(target=None, kafka_version=None, flavour=None,
                                                                 mode="well-formed").items()))
@@ -81,8 +81,8 @@ def test_local_masters_get_task_retries(master: str, expected: str) -> None:
 
 
 def test_each_partition_starts_its_own_broker(spark: Any, tmp_path: Path) -> None:
-    from kafka_conformance.broker_targets import available
-    from kafka_conformance.corpora.suite_broker import BrokerSuite
+    from kafka_conformance.broker.targets import available
+    from kafka_conformance.corpora.suites.broker import BrokerSuite
 
     if not available()["noida"].ok:
         pytest.skip("noida-db is not installed")

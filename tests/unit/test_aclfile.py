@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.reference.acl import AclBinding
-from kafka_conformance.reference.aclfile import (
+from kafka_conformance.reference.acl.values import AclBinding
+from kafka_conformance.reference.aclfiles.load import (
     AclFile,
     dump_json,
     dump_yaml,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.reference.aclfile import AclFormat, load_acls, load_acls_text
+from kafka_conformance.reference.aclfiles.load import AclFormat, load_acls, load_acls_text
 from kafka_conformance.reference.errors import AclFileError
 
 HEADER = "Current ACLs for resource `ResourcePattern(resourceType=TOPIC, name=t, patternType=LITERAL)`:"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kafka_conformance.reference.acl import (
+from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
     AclBinding,
     AclOperation,
@@ -19,7 +19,7 @@ from kafka_conformance.reference.acl import (
     ResourcePattern,
     ResourceType,
 )
-from kafka_conformance.reference.aclfile import (
+from kafka_conformance.reference.aclfiles.load import (
     AclFile,
     dump_json,
     dump_yaml,

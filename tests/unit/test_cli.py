@@ -45,7 +45,7 @@ def run(*args: str, cwd: Path, env_extra: dict[str, str] | None = None) -> subpr
     env = {**os.environ, "PYTHONPATH": f"{EXAMPLES}{os.pathsep}{cwd}", "NO_COLOR": "1"}
     env.update(env_extra or {})
     return subprocess.run(
-        [sys.executable, "-m", "kafka_conformance.cli", *args], cwd=cwd, env=env,
+        [sys.executable, "-m", "kafka_conformance.cli.main", *args], cwd=cwd, env=env,
         capture_output=True, text=True, timeout=300, check=False,
     )
 

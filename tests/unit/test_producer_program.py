@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, PlanError, ProduceRule, RequestCounter
-from kafka_conformance.reference.produce_errors import ProduceError
-from kafka_conformance.reference.producer_program import (
+from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, PlanError, ProduceRule, RequestCounter
+from kafka_conformance.reference.traces.program import (
     ClusterAction,
     ClusterSpec,
     ClusterStep,

@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from kafka_conformance.model_engine import run_model
-from kafka_conformance.producer_traces import OUTSIDE_CONFIGS, PRODUCER_CONFIGS, producer_traces
-from kafka_conformance.reference.config_values import ProducerConfigError
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.produce_errors import ProduceError
-from kafka_conformance.reference.producer_config import explain_config
-from kafka_conformance.reference.producer_program import (
+from kafka_conformance.producer.model_engine import run_model
+from kafka_conformance.producer.strategies import OUTSIDE_CONFIGS, PRODUCER_CONFIGS, producer_traces
+from kafka_conformance.producer.trace_program import TRACE_IMPORTS, trace_literal, trace_program
+from kafka_conformance.producer.trace_table import TRACE_TABLE
+from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.producer.config import explain_config
+from kafka_conformance.reference.producer.config_values import ProducerConfigError
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import (
     DEFAULT_PRODUCER,
     ClusterAction,
     ClusterSpec,
@@ -21,8 +23,6 @@ from kafka_conformance.reference.producer_program import (
     SendStep,
     WaitStep,
 )
-from kafka_conformance.trace_program import TRACE_IMPORTS, trace_literal, trace_program
-from kafka_conformance.trace_table import TRACE_TABLE
 
 QUICK = settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 

@@ -16,22 +16,22 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest, validate_adapter
-from kafka_conformance.adapters.subprocess_adapter import (
+from kafka_conformance.adapters.jsonlines.adapter import (
     SubprocessAuthorizer,
     close_shared_sessions,
     command_target,
     shared_session,
 )
-from kafka_conformance.adapters.subprocess_process import ImplementationProcess
-from kafka_conformance.adapters.subprocess_session import TIMEOUT_ENV, ImplementationSession, default_timeout, split_command
-from kafka_conformance.reference.acl import AclBinding, AclOperation, ResourcePattern, ResourceType
-from kafka_conformance.reference.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.adapters.jsonlines.process import ImplementationProcess
+from kafka_conformance.adapters.jsonlines.session import TIMEOUT_ENV, ImplementationSession, default_timeout, split_command
+from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest, validate_adapter
+from kafka_conformance.authorizer.targets import TargetError, resolve_target
+from kafka_conformance.reference.acl.filters import ANY_ACL
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
 from kafka_conformance.reference.errors import AuthorizerError, ConfigError
-from kafka_conformance.reference.filters import ANY_ACL
-from kafka_conformance.reference.principal import KafkaPrincipal
-from kafka_conformance.reference.records import AddAcl, RemoveAcl
-from kafka_conformance.targets import TargetError, resolve_target
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "subprocess" / "fake_impl.py"
 ALICE = RequestContext(KafkaPrincipal("User", "alice"), "10.0.0.1")
@@ -252,7 +252,7 @@ def test_close_leaves_no_process_behind() -> None:
 
 def test_interpreter_exit_stops_the_process() -> None:
     script = textwrap.dedent(f"""
-        from kafka_conformance.adapters.subprocess_adapter import SubprocessAuthorizer
+        from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer
         a = SubprocessAuthorizer({fake()!r}, timeout=5)
         a.configure({{}})
         print(a.session.pid, flush=True)

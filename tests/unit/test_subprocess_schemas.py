@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from kafka_conformance.adapters.subprocess_adapter import SubprocessAuthorizer
-from kafka_conformance.adapters.subprocess_process import ImplementationProcess
-from kafka_conformance.reference.acl import AclBinding, AclOperation, PatternType, ResourcePattern, ResourceType
-from kafka_conformance.reference.decision import Action, RequestContext
+from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer
+from kafka_conformance.adapters.jsonlines.process import ImplementationProcess
+from kafka_conformance.reference.acl.filters import ANY_ACL, AclBindingFilter, ResourcePatternFilter
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, PatternType, ResourcePattern, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
 from kafka_conformance.reference.errors import KafkaException
-from kafka_conformance.reference.filters import ANY_ACL, AclBindingFilter, ResourcePatternFilter
-from kafka_conformance.reference.principal import KafkaPrincipal
-from kafka_conformance.reference.records import AddAcl, RemoveAcl
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "docs" / "schemas"

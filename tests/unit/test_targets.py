@@ -6,8 +6,8 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-import kafka_conformance.targets as targets
-from kafka_conformance.targets import TargetError, resolve_target
+import kafka_conformance.authorizer.targets as targets
+from kafka_conformance.authorizer.targets import TargetError, resolve_target
 
 
 class _Incomplete:
@@ -56,3 +56,8 @@ def test_bad_specs_name_the_problem(spec: str, message: str) -> None:
 def test_version_and_flavour_override_the_declaration() -> None:
     target = resolve_target("reference", kafka_version="3.3.0", flavour="acl")
     assert str(target.capabilities.profile()) == "acl@3.3.0"
+
+
+def test_the_entry_point_group_is_a_stable_public_name() -> None:
+    """Third parties register targets under this group in their own packaging: it never moves with our modules."""
+    assert targets.ENTRY_POINT_GROUP == "kafka_conformance.targets"

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kafka_conformance.adapters.real_brokers import RunningBroker, available, start_broker
+from kafka_conformance.adapters.brokers.launchers import RunningBroker, available, start_broker
 
 REAL_BROKERS = ("tansu", "noida", "rdkafka-mock")
 

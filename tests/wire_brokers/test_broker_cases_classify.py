@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_conformance.adapters.wire_client import ProduceResult
-from kafka_conformance.broker_cases import BrokerCase, CaseError, CraftedBatch, SlotKind, case_from_json, case_to_json
-from kafka_conformance.broker_compare import BROKER_ANOMALIES, classify, compare_logs
-from kafka_conformance.broker_probes import PROBES
-from kafka_conformance.broker_strategies import broker_cases
-from kafka_conformance.reference.batches import LogRecord, ProducerBatch
-from kafka_conformance.reference.broker_profile import broker_profile
-from kafka_conformance.reference.partition_log import PartitionLog
+from kafka_conformance.adapters.brokers.wire_client import ProduceResult
+from kafka_conformance.broker.cases import BrokerCase, CaseError, CraftedBatch, SlotKind, case_from_json, case_to_json
+from kafka_conformance.broker.compare import BROKER_ANOMALIES, classify, compare_logs
+from kafka_conformance.broker.probes import PROBES
+from kafka_conformance.broker.strategies import broker_cases
+from kafka_conformance.reference.broker.batches import LogRecord, ProducerBatch
+from kafka_conformance.reference.broker.partition_log import PartitionLog
+from kafka_conformance.reference.broker.profile import broker_profile
 
 KAFKA = broker_profile("4.3.0")
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.adapters.real_brokers import RunningBroker
-from kafka_conformance.broker_check import check_broker, replay_broker_case
-from kafka_conformance.broker_probes import run_probes
-from kafka_conformance.broker_report import render_broker_json, render_broker_junit, render_broker_text
-from kafka_conformance.broker_targets import BrokerTargetError
-from kafka_conformance.reference.broker_profile import broker_profile
+from kafka_conformance.adapters.brokers.launchers import RunningBroker
+from kafka_conformance.broker.check import check_broker, replay_broker_case
+from kafka_conformance.broker.probes import run_probes
+from kafka_conformance.broker.report import render_broker_json, render_broker_junit, render_broker_text
+from kafka_conformance.broker.targets import BrokerTargetError
+from kafka_conformance.reference.broker.profile import broker_profile
 
 KAFKA = broker_profile("4.3.0")
 

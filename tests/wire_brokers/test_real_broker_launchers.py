@@ -9,14 +9,14 @@ import time
 
 import pytest
 
-from kafka_conformance.adapters.real_broker_process import (
+from kafka_conformance.adapters.brokers.launchers import available, start_broker
+from kafka_conformance.adapters.brokers.process import (
     BrokerProcess,
     BrokerStartError,
     listening_addresses,
     port_is_listening,
 )
-from kafka_conformance.adapters.real_brokers import available, start_broker
-from kafka_conformance.adapters.wire_client import WireClient
+from kafka_conformance.adapters.brokers.wire_client import WireClient
 
 
 def _pid_alive(pid: int) -> bool:

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from kafka_conformance.adapters.real_brokers import RunningBroker
-from kafka_conformance.adapters.wire_client import WireClient, WireError, decode_batches, encode_batch
-from kafka_conformance.broker_compare import new_topic_name
-from kafka_conformance.reference.batches import INT32_MAX, ProducerBatch
+from kafka_conformance.adapters.brokers.launchers import RunningBroker
+from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError, decode_batches, encode_batch
+from kafka_conformance.broker.compare import new_topic_name
+from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch
 
 
 def test_negotiates_versions_needed_for_idempotent_produce(real_broker: RunningBroker) -> None:

@@ -1,4 +1,4 @@
-"""The top-level CLI (kafka_conformance.cli.main) routes every suite and replays every case kind."""
+"""The top-level CLI (kafka_conformance.cli.main.main) routes every suite and replays every case kind."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.cli import main
+from kafka_conformance.cli.main import main
 
 FINDINGS = Path(__file__).resolve().parent / "findings"
 

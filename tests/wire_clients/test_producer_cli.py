@@ -9,14 +9,14 @@ import json
 import pytest
 from hypothesis import strategies as st
 
-from kafka_conformance import cli_producer
-from kafka_conformance.producer_check import check_producer, run_and_judge
-from kafka_conformance.producer_render import to_junit_xml
-from kafka_conformance.producer_report import RunStatus
-from kafka_conformance.producer_saved import replay_producer, save_run
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.produce_errors import ProduceError
-from kafka_conformance.reference.producer_program import FlushStep, ProducerTrace, SendStep
+from kafka_conformance.cli import producer as cli_producer
+from kafka_conformance.producer.check import check_producer, run_and_judge
+from kafka_conformance.producer.render import to_junit_xml
+from kafka_conformance.producer.report import RunStatus
+from kafka_conformance.producer.saved import replay_producer, save_run
+from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
 
 
 def _run(*argv: str) -> int:

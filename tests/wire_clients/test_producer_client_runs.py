@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_conformance.producer_check import judge, run_wire_trace
-from kafka_conformance.producer_report import RunStatus
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.producer_program import ClusterAction, ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
-from kafka_conformance.reference.trace import Acked, Attempt
-from kafka_conformance.reference.verdicts import Outcome, Property
+from kafka_conformance.producer.check import judge, run_wire_trace
+from kafka_conformance.producer.report import RunStatus
+from kafka_conformance.reference.delivery.verdicts import Outcome, Property
+from kafka_conformance.reference.traces.events import Acked, Attempt
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
 
 CLIENTS = ("kafka-python", "aiokafka", "confluent-kafka")
 

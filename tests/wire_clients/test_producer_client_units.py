@@ -7,19 +7,19 @@ import threading
 
 import pytest
 
-from kafka_conformance.adapters.producer_aiokafka import AiokafkaClient, classify_aiokafka_error
-from kafka_conformance.adapters.producer_client import ClientConfigError, CompletionLog
-from kafka_conformance.adapters.producer_confluent import ConfluentKafkaClient, classify_librdkafka_error
-from kafka_conformance.adapters.producer_kafka_python import KafkaPythonClient, classify_kafka_python_error
-from kafka_conformance.producer_check import merge_events
-from kafka_conformance.producer_clients import delivery_config_for
-from kafka_conformance.producer_report import RunResult, RunStatus
-from kafka_conformance.producer_saved import load_producer_case, save_run
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.produce_errors import Appended, ProduceError
-from kafka_conformance.reference.producer_program import ClusterAction, ClusterStep, ProducerTrace, SendStep, WaitStep
-from kafka_conformance.reference.trace import Acked, Attempt, Indeterminate, Response, Send
-from kafka_conformance.reference.verdicts import Anomaly, Attribution, Property
+from kafka_conformance.adapters.clients.aiokafka_client import AiokafkaClient, classify_aiokafka_error
+from kafka_conformance.adapters.clients.confluent_client import ConfluentKafkaClient, classify_librdkafka_error
+from kafka_conformance.adapters.clients.kafka_python_client import KafkaPythonClient, classify_kafka_python_error
+from kafka_conformance.adapters.clients.protocol import ClientConfigError, CompletionLog
+from kafka_conformance.producer.check import merge_events
+from kafka_conformance.producer.clients import delivery_config_for
+from kafka_conformance.producer.report import RunResult, RunStatus
+from kafka_conformance.producer.saved import load_producer_case, save_run
+from kafka_conformance.reference.broker.produce_errors import Appended, ProduceError
+from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, Property
+from kafka_conformance.reference.traces.events import Acked, Attempt, Indeterminate, Response, Send
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, ProducerTrace, SendStep, WaitStep
 
 
 def _kafka_errors():

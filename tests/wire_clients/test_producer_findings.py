@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_conformance.producer_check import judge, run_wire_trace
-from kafka_conformance.producer_report import RunStatus
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.produce_errors import ProduceError
-from kafka_conformance.reference.producer_program import ClusterAction, ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
-from kafka_conformance.reference.trace import Acked, Attempt, Failed, Indeterminate, Response
+from kafka_conformance.producer.check import judge, run_wire_trace
+from kafka_conformance.producer.report import RunStatus
+from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.traces.events import Acked, Attempt, Failed, Indeterminate, Response
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
 
 DUPLICATE_ANSWER = ProducerTrace(
     [SendStep("a"), SendStep("b"), SendStep("c"), FlushStep(), SendStep("d"), FlushStep()],
@@ -84,7 +84,7 @@ def test_kafka_python_stalls_for_good_after_a_retried_batch_expires() -> None:
     leader, then expires; the sender resets the producer id to -1 but leaves the transaction
     manager READY, and a new id is only requested from UNINITIALIZED, so it never sends again.
     v2, sent after the leader is back, is never attempted (docs/producer-conformance.md)."""
-    from kafka_conformance.producer_table import table_rows
+    from kafka_conformance.producer.table import table_rows
 
     run = run_wire_trace(table_rows(["21"])[0].trace, "kafka-python")
     attempts = [e for e in run.events if isinstance(e, Attempt)]
@@ -98,7 +98,7 @@ def test_kafka_python_stalls_for_good_after_a_retried_batch_expires() -> None:
 
 
 def _row_14b(client: str):
-    from kafka_conformance.producer_table import table_rows
+    from kafka_conformance.producer.table import table_rows
 
     return run_wire_trace(table_rows(["14b"])[0].trace, client)
 

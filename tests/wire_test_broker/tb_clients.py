@@ -16,10 +16,10 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 
-from kafka_conformance.adapters.test_broker import TestCluster
-from kafka_conformance.reference.delivery import DeliveryConfig, check_delivery
-from kafka_conformance.reference.trace import Acked, Event, Indeterminate, Send
-from kafka_conformance.reference.verdicts import DeliveryReport, Outcome
+from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.reference.delivery.checker import DeliveryConfig, check_delivery
+from kafka_conformance.reference.delivery.verdicts import DeliveryReport, Outcome
+from kafka_conformance.reference.traces.events import Acked, Event, Indeterminate, Send
 
 CLIENTS = ("kafka-python", "aiokafka", "confluent-kafka")
 FLUSH_S = 30

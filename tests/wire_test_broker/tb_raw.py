@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from kafka_conformance.reference.batches import ProducerBatch
+from kafka_conformance.reference.broker.batches import ProducerBatch
 
 TIMEOUT_S = 10.0
 

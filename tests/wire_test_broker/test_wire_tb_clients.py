@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from tb_clients import CLIENTS, produce, quiet_imports, violated
 
-from kafka_conformance.adapters.test_broker import TestCluster
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.producer_program import ClusterAction, ClusterSpec, ClusterStep
-from kafka_conformance.reference.trace import Attempt, Fault, FaultKind, Response
+from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.reference.traces.events import Attempt, Fault, FaultKind, Response
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep
 
 
 def sends(count: int, partitions: int, prefix: str = "m") -> list[tuple[str, int]]:

@@ -7,9 +7,9 @@ import socket
 import pytest
 from tb_raw import Raw, protocol
 
-from kafka_conformance.adapters.test_broker import TestCluster
-from kafka_conformance.reference.producer_program import ClusterAction, ClusterSpec, ClusterStep
-from kafka_conformance.reference.trace import Fault, FaultKind
+from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.reference.traces.events import Fault, FaultKind
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep
 
 P = protocol()
 

@@ -16,14 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tb_raw import Raw, batch_bytes, protocol, quiet
 
-from kafka_conformance.adapters.test_broker import TestCluster
-from kafka_conformance.adapters.test_broker_codec import SERVED_VERSIONS
-from kafka_conformance.reference.batches import INT32_MAX, ProducerBatch
-from kafka_conformance.reference.broker_profile import broker_profile
-from kafka_conformance.reference.fault_plan import Action, FaultPlan, ProduceRule
-from kafka_conformance.reference.partition_log import PartitionLog
-from kafka_conformance.reference.producer_program import ClusterAction, ClusterSpec, ClusterStep
-from kafka_conformance.reference.trace import Attempt, Response
+from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.adapters.brokers.test_broker_codec import SERVED_VERSIONS
+from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch
+from kafka_conformance.reference.broker.partition_log import PartitionLog
+from kafka_conformance.reference.broker.profile import broker_profile
+from kafka_conformance.reference.traces.events import Attempt, Response
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep
 
 ONE = {"brokers": 1, "replication_factor": 1, "min_insync_replicas": 1}
 P = protocol()

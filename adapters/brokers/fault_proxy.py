@@ -1,0 +1,435 @@
+"""A fault-injecting Kafka proxy on 127.0.0.1, so a real client and a real broker run under a fault plan.
+
+The test broker decides faults inside the broker; against a real broker the
+same :class:`~kafka_conformance.reference.traces.fault_plan.FaultPlan` is applied on
+the wire instead.  The proxy sits between the client and the broker and:
+
+* **rewrites broker addresses** in Metadata and FindCoordinator answers to its
+  own listeners (one per upstream broker, created as brokers are learnt), so the
+  client never leaves the proxy;
+* **counts produce requests per partition** as they arrive (retries included),
+  asks the plan what to do with each, and does it: deliver, drop the request,
+  drop the answer, answer an error without forwarding, forward and answer an
+  error instead of the real answer, delay the answer, or close the connection
+  before or after forwarding;
+* **logs what happened** as reference trace events on the clock it is given:
+  an :class:`Attempt` per produce request (the batch's values, producer id,
+  epoch, base sequence), a :class:`Response` per answer the client received,
+  and a :class:`Fault` per injected fault.
+
+Kafka answers requests on a connection strictly in order, and clients check
+that.  So answers are released in request order from a per-connection outbox;
+a dropped request or answer therefore stalls the rest of that connection, as a
+hung broker would, until the client gives up and reconnects.  A produce request
+carrying batches for several partitions is treated as a whole: the first rule
+that is not DELIVER among its partitions decides for the request.
+
+Everything listens on 127.0.0.1 and is closed by :meth:`FaultProxy.close` (a
+context manager).  kafka-python is imported only inside functions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import socket
+import struct
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from kafka_conformance.adapters.brokers.wire_client import _load_kafka, decode_batches
+from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.traces.events import Attempt, Event, Fault, FaultKind, Response
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, RequestCounter
+
+__all__ = ["FaultProxy", "ProxyError"]
+
+_PRODUCE, _METADATA, _FIND_COORDINATOR = 0, 3, 10
+_MAX_FRAME = 64 * 1024 * 1024
+
+
+class ProxyError(Exception):
+    """The proxy could not reach the upstream broker or could not start listening."""
+
+
+@attrs.define
+class _Pending:
+    """One request awaiting its answer to the client, in request order."""
+
+    correlation_id: int
+    api_key: int
+    api_version: int
+    rule: ProduceRule | None = None
+    attempts: tuple[tuple[int, str, int], ...] = ()
+    """(attempt id, topic, partition) per batch of a produce request."""
+    ready: bytes | None = None
+    close_after: bool = False
+    release_at: float = 0.0
+    """Monotonic time before which the answer is held; infinity for a lost request or answer."""
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
+    buf = bytearray()
+    while len(buf) < n:
+        try:
+            chunk = sock.recv(n - len(buf))
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def _read_frame(sock: socket.socket) -> bytes | None:
+    head = _recv_exact(sock, 4)
+    if head is None:
+        return None
+    (size,) = struct.unpack(">i", head)
+    if not 0 < size <= _MAX_FRAME:
+        return None
+    return _recv_exact(sock, size)
+
+
+def _listen() -> socket.socket:
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    server.settimeout(0.2)
+    return server
+
+
+class _Connection:
+    """One client connection and its own upstream connection."""
+
+    def __init__(self, proxy: FaultProxy, client: socket.socket, upstream: tuple[str, int]) -> None:
+        self.proxy = proxy
+        self.client = client
+        self.upstream_addr = upstream
+        self.upstream = socket.create_connection(upstream, timeout=proxy.connect_timeout_s)
+        self.upstream.settimeout(None)
+        self.client.settimeout(None)
+        self.lock = threading.Condition()
+        self.outbox: list[_Pending] = []
+        self.closed = False
+        self.threads = [
+            threading.Thread(target=self._from_client, name="kc-proxy-req", daemon=True),
+            threading.Thread(target=self._from_upstream, name="kc-proxy-resp", daemon=True),
+            threading.Thread(target=self._writer, name="kc-proxy-out", daemon=True),
+        ]
+        for t in self.threads:
+            t.start()
+
+    def close(self) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            self.lock.notify_all()
+        for s in (self.client, self.upstream):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                s.close()
+
+    def join(self, timeout_s: float) -> None:
+        for t in self.threads:
+            if t is not threading.current_thread():
+                t.join(timeout_s)
+
+    # -- requests ---------------------------------------------------------------
+    def _from_client(self) -> None:
+        try:
+            while not self.closed:
+                frame = _read_frame(self.client)
+                if frame is None:
+                    break
+                self._on_request(frame)
+        finally:
+            self.close()
+
+    def _on_request(self, frame: bytes) -> None:
+        api_key, api_version, correlation_id = struct.unpack(">hhi", frame[:8])
+        pending = _Pending(correlation_id, api_key, api_version)
+        forward = True
+        expects_answer = True
+        if api_key == _PRODUCE:
+            forward, expects_answer = self.proxy._on_produce(frame, pending)
+        if pending.rule is not None and pending.rule.action is Action.DISCONNECT_BEFORE:
+            self.close()
+            return
+        with self.lock:
+            if expects_answer:
+                self.outbox.append(pending)
+            self.lock.notify_all()
+        if forward:
+            try:
+                self.upstream.sendall(struct.pack(">i", len(frame)) + frame)
+            except OSError:
+                self.close()
+
+    # -- answers ----------------------------------------------------------------
+    def _from_upstream(self) -> None:
+        try:
+            while not self.closed:
+                frame = _read_frame(self.upstream)
+                if frame is None:
+                    break
+                (correlation_id,) = struct.unpack(">i", frame[:4])
+                with self.lock:
+                    pending = next((p for p in self.outbox if p.correlation_id == correlation_id and p.ready is None), None)
+                if pending is None:
+                    continue  # an answer to nothing we wait for (e.g. after the client gave up)
+                answer = self.proxy._on_answer(frame, pending)
+                with self.lock:
+                    pending.ready = answer
+                    self.lock.notify_all()
+        finally:
+            self.close()
+
+    def _writer(self) -> None:
+        """Release answers in request order, honouring delays, drops and disconnects."""
+        while True:
+            with self.lock:
+                while not self.closed and not (self.outbox and self.outbox[0].ready is not None):
+                    self.lock.wait(0.05)
+                if self.closed:
+                    return
+                head = self.outbox[0]
+                wait = head.release_at - time.monotonic()
+                if wait > 0:
+                    self.lock.wait(min(wait, 0.05))
+                    continue
+                self.outbox.pop(0)
+            if head.close_after:
+                self.close()
+                return
+            try:
+                self.client.sendall(struct.pack(">i", len(head.ready or b"")) + (head.ready or b""))
+            except OSError:
+                self.close()
+                return
+
+
+class FaultProxy:
+    """Listens on 127.0.0.1 for one upstream bootstrap broker (and every broker it advertises)."""
+
+    def __init__(
+        self, upstream_host: str, upstream_port: int, plan: FaultPlan | None = None, *,
+        clock: Callable[[], int] | None = None, connect_timeout_s: float = 5.0,
+    ) -> None:
+        self.plan = plan or FaultPlan()
+        self.counter = RequestCounter(self.plan)
+        self.connect_timeout_s = connect_timeout_s
+        started = time.monotonic()
+        self.clock = clock or (lambda: int((time.monotonic() - started) * 1000))
+        self.events: list[Event] = []
+        self._lock = threading.Lock()
+        self._attempt_ids = itertools.count(1)
+        self._listeners: dict[tuple[str, int], tuple[socket.socket, threading.Thread]] = {}
+        self._connections: list[_Connection] = []
+        self._closed = False
+        _load_kafka()
+        try:
+            probe = socket.create_connection((upstream_host, upstream_port), timeout=connect_timeout_s)
+            probe.close()
+        except OSError as exc:
+            raise ProxyError(f"fault proxy: cannot reach upstream broker {upstream_host}:{upstream_port}: {exc}") from exc
+        self.port = self._listener_for((upstream_host, upstream_port))
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def __enter__(self) -> FaultProxy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            listeners = list(self._listeners.values())
+            connections = list(self._connections)
+        for conn in connections:
+            conn.close()
+        for server, thread in listeners:
+            with contextlib.suppress(OSError):
+                server.close()
+            thread.join(2)
+        for conn in connections:
+            conn.join(2)
+
+    # -- listeners ----------------------------------------------------------------
+    def _listener_for(self, upstream: tuple[str, int]) -> int:
+        with self._lock:
+            if upstream in self._listeners:
+                port: int = self._listeners[upstream][0].getsockname()[1]
+                return port
+            server = _listen()
+            thread = threading.Thread(target=self._accept, args=(server, upstream), name="kc-proxy-accept", daemon=True)
+            self._listeners[upstream] = (server, thread)
+            thread.start()
+            port = server.getsockname()[1]
+            return port
+
+    def _accept(self, server: socket.socket, upstream: tuple[str, int]) -> None:
+        while not self._closed:
+            try:
+                client, _ = server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            try:
+                conn = _Connection(self, client, upstream)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._connections.append(conn)
+                if self._closed:
+                    conn.close()
+
+    # -- produce requests -------------------------------------------------------------
+    def _record(self, event: Event) -> None:
+        with self._lock:
+            self.events.append(event)
+
+    def _on_produce(self, frame: bytes, pending: _Pending) -> tuple[bool, bool]:
+        """Log the attempt(s), decide the rule; (forward upstream?, will the client get an answer?)."""
+        from kafka.protocol.producer import ProduceRequest  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        request = ProduceRequest[pending.api_version].decode(frame, header=True)
+        now = self.clock()
+        attempts = []
+        chosen: ProduceRule | None = None
+        with self._lock:
+            for topic in request.topic_data:
+                for part in topic.partition_data:
+                    rule = self.counter.next(part.index)
+                    if chosen is None and rule.action is not Action.DELIVER:
+                        chosen = rule
+                    for batch in decode_batches(part.records):
+                        attempt_id = next(self._attempt_ids)
+                        attempts.append((attempt_id, topic.name, part.index))
+                        self.events.append(Attempt(attempt_id, tuple(v for _, v in batch.records), part.index,
+                                                   batch.producer_id, batch.producer_epoch, batch.base_sequence, now))
+        pending.attempts = tuple(attempts)
+        pending.rule = chosen
+        expects_answer = request.acks != 0
+        if chosen is None:
+            return True, expects_answer
+        action = chosen.action
+        kind = {Action.DROP_REQUEST: FaultKind.REQUEST_DROPPED, Action.DISCONNECT_BEFORE: FaultKind.DISCONNECT}.get(action)
+        if kind is not None:  # faults on the answer are logged when the answer comes
+            self._record(Fault(kind, chosen.partition, now))
+        if action is Action.DROP_REQUEST:
+            pending.ready = b""
+            _stall(pending)
+            return False, expects_answer
+        if action is Action.ERROR:
+            pending.ready = self._error_answer(request, pending, chosen.error or ProduceError.UNKNOWN_SERVER_ERROR)
+            return False, expects_answer
+        if action is Action.DISCONNECT_BEFORE:
+            return False, False
+        if action is Action.DELAY:
+            pending.release_at = time.monotonic() + chosen.delay_ms / 1000
+        return True, expects_answer
+
+    def _on_answer(self, frame: bytes, pending: _Pending) -> bytes:
+        """The bytes the client gets for an upstream answer (possibly rewritten), logging produce answers."""
+        if pending.api_key in (_METADATA, _FIND_COORDINATOR):
+            return self._rewrite_addresses(frame, pending)
+        if pending.api_key != _PRODUCE:
+            return frame
+        from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        rule = pending.rule
+        now = self.clock()
+        if rule is not None and rule.action is Action.DROP_RESPONSE:
+            self._record(Fault(FaultKind.RESPONSE_DROPPED, rule.partition, now))
+            _stall(pending)
+            return b""
+        if rule is not None and rule.action is Action.DISCONNECT_AFTER:
+            self._record(Fault(FaultKind.DISCONNECT, rule.partition, now))
+            pending.close_after = True
+            return b""
+        if rule is not None and rule.action is Action.ERROR_AFTER_APPEND:
+            return self._error_answer(None, pending, rule.error or ProduceError.UNKNOWN_SERVER_ERROR)
+        response = ProduceResponse[pending.api_version].decode(frame, header=True)
+        for topic in response.responses:
+            for part in topic.partition_responses:
+                for attempt_id, name, index in pending.attempts:
+                    if (name, index) == (topic.name, part.index):
+                        self._record(Response(attempt_id, _produce_error(part.error_code), part.base_offset, now))
+        return frame
+
+    def _error_answer(self, request: Any, pending: _Pending, error: ProduceError) -> bytes:
+        from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        now = self.clock()
+        by_topic: dict[str, list[int]] = {}
+        for attempt_id, name, index in pending.attempts:
+            by_topic.setdefault(name, [])
+            if index not in by_topic[name]:
+                by_topic[name].append(index)
+            self._record(Response(attempt_id, error, -1, now))
+        if request is not None:
+            for topic in request.topic_data:
+                for part in topic.partition_data:
+                    by_topic.setdefault(topic.name, [])
+                    if part.index not in by_topic[topic.name]:
+                        by_topic[topic.name].append(part.index)
+        topic_cls = ProduceResponse.TopicProduceResponse
+        part_cls = topic_cls.PartitionProduceResponse
+        response = ProduceResponse(
+            responses=[topic_cls(name=name, partition_responses=[
+                part_cls(index=i, error_code=error.code, base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
+                         record_errors=[], error_message=None)
+                for i in parts]) for name, parts in by_topic.items()],
+            throttle_time_ms=0,
+            version=pending.api_version,
+        )
+        response.with_header(correlation_id=pending.correlation_id)
+        encoded: bytes = response.encode(header=True, framed=False)
+        return encoded
+
+    def _rewrite_addresses(self, frame: bytes, pending: _Pending) -> bytes:
+        from kafka.protocol.metadata import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+            FindCoordinatorResponse,
+            MetadataResponse,
+        )
+
+        cls = MetadataResponse if pending.api_key == _METADATA else FindCoordinatorResponse
+        response = cls[pending.api_version].decode(frame, header=True)
+        if pending.api_key == _METADATA:
+            for broker in response.brokers:
+                broker.host, broker.port = "127.0.0.1", self._listener_for((broker.host, broker.port))
+        elif pending.api_version >= 4:
+            for coordinator in response.coordinators:
+                if coordinator.error_code == 0:
+                    coordinator.host, coordinator.port = "127.0.0.1", self._listener_for((coordinator.host, coordinator.port))
+        elif response.error_code == 0:
+            response.host, response.port = "127.0.0.1", self._listener_for((response.host, response.port))
+        encoded: bytes = response.encode(header=True, framed=False)
+        return encoded
+
+
+def _stall(pending: _Pending) -> None:
+    """A lost request or answer: nothing more is answered on this connection (a hung broker),
+    until the client gives up and closes it."""
+    pending.release_at = float("inf")
+
+
+def _produce_error(code: int) -> ProduceError:
+    try:
+        return ProduceError.from_code(code)
+    except ValueError:
+        return ProduceError.UNKNOWN_SERVER_ERROR

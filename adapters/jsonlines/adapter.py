@@ -1,0 +1,236 @@
+"""Drive an authorizer written in any language, as a process speaking JSON lines.
+
+The protocol is documented in ``docs/subprocess-protocol.md`` (schemas in
+``docs/schemas/``).  Target spec: ``cmd:<command line>``, for example::
+
+    kafka-conformance check authorizer --target "cmd:node examples/node_authorizer/authorizer.js"
+
+Why it is built this way:
+
+* the kit makes a new adapter for every case; starting a process per case would
+  dominate the run, so adapters made by a target share one process through a
+  pooled :class:`ImplementationSession` and start with ``reset`` (sent in the
+  same write as their first real request, so it costs no extra round trip);
+* an ``authorize`` call is one line however many actions it carries, and
+  :meth:`SubprocessAuthorizer.authorize_batches` sends many batches in one line;
+* whatever the process does (crash, hang, print garbage) the kit gets an
+  :class:`AdapterError` ("could not answer") with the process's stderr tail,
+  never a hang and never a false verdict; Kafka-style refusals arrive as
+  :class:`AuthorizerError` / :class:`ConfigError` and are compared with Kafka's.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kafka_conformance.adapters.jsonlines.session import (
+    DEFAULT_TIMEOUT,
+    TIMEOUT_ENV,
+    ImplementationSession,
+    split_command,
+)
+from kafka_conformance.adapters.jsonlines.wire import (
+    WireError,
+    WireErrorInfo,
+    decode_answer,
+    decode_bindings,
+    decode_count,
+    decode_results,
+    encode_action,
+    encode_context,
+    encode_filter,
+    encode_properties,
+    encode_record,
+    encode_snapshot,
+)
+from kafka_conformance.adapters.protocol import AdapterError, Capabilities
+from kafka_conformance.reference.acl.filters import AclBindingFilter
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.records import AclRecord
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "TIMEOUT_ENV",
+    "ImplementationSession",
+    "SubprocessAuthorizer",
+    "close_shared_sessions",
+    "command_target",
+    "shared_session",
+]
+
+_LOST = -1
+"""Generation of an adapter whose process failed mid-request: its state is gone."""
+
+
+class SubprocessAuthorizer:
+    """:class:`~kafka_conformance.adapters.protocol.AuthorizerUnderTest` over a process.
+
+    ``SubprocessAuthorizer("node my_authorizer.js")`` owns its process and stops it
+    on :meth:`close`; :meth:`sharing` makes one that borrows a session (the target
+    factory does this) and leaves the process running for the next adapter.
+    """
+
+    def __init__(self, command: str | Sequence[str], *, timeout: float | None = None, cwd: str | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        self._init(ImplementationSession(command, timeout=timeout, cwd=cwd, env=env), owns=True)
+
+    @classmethod
+    def sharing(cls, session: ImplementationSession) -> SubprocessAuthorizer:
+        adapter = cls.__new__(cls)
+        adapter._init(session, owns=False)
+        return adapter
+
+    def _init(self, session: ImplementationSession, *, owns: bool) -> None:
+        self.session = session
+        self._owns = owns
+        self._needs_reset = True
+        self._generation = _LOST
+        self._closed = False
+
+    def reset(self) -> None:
+        """Start again from a fresh implementation state (sent with the next request)."""
+        self._needs_reset = True
+
+    # -- plumbing ---------------------------------------------------------------------------
+    def _call(self, op: str, params: dict[str, Any], *, properties: Mapping[str, str] | None = None) -> Any:
+        if self._closed:
+            raise AdapterError("closed", f"{op}() called on a closed adapter")
+        requests: list[tuple[str, dict[str, Any]]] = [("reset", {})] if self._needs_reset else []
+        requests.append((op, params))
+        try:
+            responses, generation = self.session.call(requests, generation=None if self._needs_reset else self._generation)
+        except BaseException:  # crash, timeout, malformed, Ctrl-C: whatever state it held is gone
+            self._needs_reset, self._generation = False, _LOST
+            raise
+        if self._needs_reset:
+            try:
+                self.session.unwrap(responses[0], "reset")
+            except Exception as exc:
+                raise AdapterError("protocol-error", f"reset failed: {exc}") from None
+            self._needs_reset, self._generation = False, generation
+        return self.session.unwrap(responses[-1], op, properties)
+
+    @staticmethod
+    def _malformed(op: str, exc: WireError) -> AdapterError:
+        return AdapterError("malformed", f"the answer to {op}: {exc}")
+
+    # -- the protocol -----------------------------------------------------------------------
+    def capabilities(self) -> Capabilities:
+        return self.session.capabilities
+
+    def configure(self, properties: Mapping[str, str]) -> None:
+        sent = encode_properties(properties)
+        self._call("configure", {"properties": sent}, properties=sent)
+
+    def load_snapshot(self, acls: Mapping[str, AclBinding]) -> None:
+        self._call("load_snapshot", {"acls": encode_snapshot(acls)})
+
+    def apply(self, record: AclRecord) -> None:
+        self._call("apply", {"record": encode_record(record)})
+
+    def complete_initial_load(self) -> None:
+        self._call("complete_initial_load", {})
+
+    def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
+        answer = self.authorize_batches([(context, actions)])[0]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def authorize_batches(
+        self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]
+    ) -> list[list[AuthorizationResult] | Exception]:
+        """Many ``authorize`` calls in one request line: per batch, its results or the
+        exception the implementation's error stands for (returned, not raised, since
+        Kafka refuses batch by batch)."""
+        payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
+        result = self._call("authorize", {"batches": payload})
+        try:
+            decoded = decode_results(result, [len(actions) for _, actions in batches])
+        except WireError as exc:
+            raise self._malformed("authorize", exc) from None
+        return [self.session.error(d, "authorize") if isinstance(d, WireErrorInfo) else d for d in decoded]
+
+    def authorize_by_resource_type(
+        self, context: RequestContext, operation: AclOperation, resource_type: ResourceType
+    ) -> AuthorizationResult:
+        query = {"context": encode_context(context), "operation": operation.name, "resource_type": resource_type.name}
+        result = self._call("authorize_by_resource_type", {"queries": [query]})
+        try:
+            if not isinstance(result, list) or len(result) != 1:
+                raise WireError("result", "expected an array with one answer (one query was sent)")
+            answer = decode_answer(result[0], "result[0]")
+        except WireError as exc:
+            raise self._malformed("authorize_by_resource_type", exc) from None
+        if isinstance(answer, WireErrorInfo):
+            raise self.session.error(answer, "authorize_by_resource_type")
+        return answer
+
+    def acls(self, acl_filter: AclBindingFilter) -> list[AclBinding]:
+        result = self._call("acls", {"filter": encode_filter(acl_filter)})
+        try:
+            return decode_bindings(result)
+        except WireError as exc:
+            raise self._malformed("acls", exc) from None
+
+    def acl_count(self) -> int:
+        result = self._call("acl_count", {})
+        try:
+            return decode_count(result)
+        except WireError as exc:
+            raise self._malformed("acl_count", exc) from None
+
+    def close(self) -> None:
+        """An owned process is shut down; a shared one stays up for the next adapter."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns:
+            self.session.close()
+
+
+# -- the target: one shared process per command line ------------------------------------------------
+
+_SHARED: dict[tuple[tuple[str, ...], float, str], ImplementationSession] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_session(command: str | Sequence[str], *, timeout: float | None = None) -> ImplementationSession:
+    """The pooled session for a command line (and timeout, and working directory)."""
+    probe = ImplementationSession(command, timeout=timeout)
+    key = (probe.argv, probe.timeout, os.getcwd())
+    with _SHARED_LOCK:
+        session = _SHARED.get(key)
+        if session is None or session.closed:
+            session = _SHARED[key] = ImplementationSession(probe.argv, timeout=probe.timeout, cwd=key[2])
+        return session
+
+
+def close_shared_sessions() -> None:
+    """Stop every pooled process (registered with atexit; call it earlier to free them)."""
+    with _SHARED_LOCK:
+        sessions = list(_SHARED.values())
+        _SHARED.clear()
+    for session in sessions:
+        session.close()
+
+
+atexit.register(close_shared_sessions)
+
+
+def command_target(command: str, *, timeout: float | None = None) -> tuple[Callable[[], SubprocessAuthorizer], Capabilities]:
+    """What ``cmd:<command line>`` resolves to: a factory of adapters sharing one process,
+    and the capabilities the implementation declared in its handshake (which starts it)."""
+    split_command(command)
+    session = shared_session(command, timeout=timeout)
+    caps = session.capabilities
+
+    def factory() -> SubprocessAuthorizer:
+        return SubprocessAuthorizer.sharing(session)
+
+    return factory, caps

@@ -1,0 +1,189 @@
+"""Authorizer test cases as plain values, with a stable JSON form.
+
+A :class:`Scenario` is everything one generated case needs: the raw
+configuration, the ACLs (as a snapshot or as a record log) and the questions to
+ask.  It is what Hypothesis generates and shrinks, what a report shows, and what
+a saved counterexample file replays, so its JSON form is versioned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from kafka_conformance.adapters.jsonlines.wire import decode_binding, encode_action, encode_binding
+from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.values import (
+    AclBinding,
+    AclOperation,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
+
+__all__ = [
+    "CASE_FORMAT_VERSION",
+    "ByTypeQuery",
+    "LogStep",
+    "Query",
+    "Scenario",
+    "SnapshotStep",
+    "binding_from_json",
+    "binding_to_json",
+    "scenario_from_json",
+    "scenario_to_json",
+]
+
+CASE_FORMAT_VERSION = 1
+
+
+@attrs.frozen
+class Query:
+    """One ``authorize(context, actions)`` call."""
+
+    context: RequestContext
+    actions: tuple[Action, ...]
+
+    def __str__(self) -> str:
+        return f"{self.context}: " + ", ".join(str(a) for a in self.actions)
+
+
+@attrs.frozen
+class ByTypeQuery:
+    """One ``authorize_by_resource_type(context, operation, resource_type)`` call."""
+
+    context: RequestContext
+    operation: AclOperation
+    resource_type: ResourceType
+
+    def __str__(self) -> str:
+        return f"{self.context}: {self.operation.name} on any {self.resource_type.name}"
+
+
+@attrs.frozen
+class SnapshotStep:
+    """A snapshot load in the middle of a record log: every ACL replaced at once
+    (a broker that fell behind catches up from a metadata snapshot)."""
+
+    acls: tuple[tuple[str, AclBinding], ...]
+
+    def __str__(self) -> str:
+        return f"load snapshot of {len(self.acls)} ACLs"
+
+
+LogStep = AddAcl | RemoveAcl | SnapshotStep
+
+
+@attrs.frozen
+class Scenario:
+    """A configuration, ACLs, and questions.
+
+    ``acls`` is the snapshot loaded before the initial load completes; ``records``
+    are applied one at a time afterwards, and ``queries`` are asked after all of
+    them (properties that interleave questions and records say so).
+    """
+
+    properties: tuple[tuple[str, str], ...] = ()
+    acls: tuple[tuple[str, AclBinding], ...] = ()
+    records: tuple[LogStep, ...] = ()
+    queries: tuple[Query, ...] = ()
+    by_type: tuple[ByTypeQuery, ...] = ()
+
+    @property
+    def config(self) -> dict[str, str]:
+        return dict(self.properties)
+
+    @property
+    def snapshot(self) -> dict[str, AclBinding]:
+        return dict(self.acls)
+
+
+# -- JSON ---------------------------------------------------------------------
+
+
+def binding_to_json(b: AclBinding) -> dict[str, str]:
+    """One ACL as JSON: the same object the subprocess protocol uses."""
+    return encode_binding(b)
+
+
+def binding_from_json(d: dict[str, Any]) -> AclBinding:
+    return decode_binding(d, "acl")
+
+
+def _context_to_json(c: RequestContext) -> dict[str, str]:
+    return {"principal": str(c.principal), "host": c.host}
+
+
+def _context_from_json(d: dict[str, Any]) -> RequestContext:
+    return RequestContext(parse_principal(d["principal"]), d["host"])
+
+
+def _action_to_json(a: Action) -> dict[str, str]:
+    return encode_action(a)
+
+
+def _action_from_json(d: dict[str, Any]) -> Action:
+    return Action(
+        AclOperation[d["operation"]],
+        ResourcePattern(ResourceType[d["resource_type"]], d["name"], PatternType[d["pattern_type"]]),
+    )
+
+
+def _record_to_json(r: LogStep) -> dict[str, Any]:
+    if isinstance(r, SnapshotStep):
+        return {"snapshot": [{"id": i, **binding_to_json(b)} for i, b in r.acls]}
+    if isinstance(r, AddAcl):
+        return {"add": r.id, "acl": binding_to_json(r.binding)}
+    return {"remove": r.id}
+
+
+def _record_from_json(d: dict[str, Any]) -> LogStep:
+    if "snapshot" in d:
+        return SnapshotStep(tuple((a["id"], binding_from_json(a)) for a in d["snapshot"]))
+    if "add" in d:
+        return AddAcl(d["add"], binding_from_json(d["acl"]))
+    return RemoveAcl(d["remove"])
+
+
+def scenario_to_json(s: Scenario) -> dict[str, Any]:
+    return {
+        "config": dict(s.properties),
+        "acls": [{"id": i, **binding_to_json(b)} for i, b in s.acls],
+        "records": [_record_to_json(r) for r in s.records],
+        "queries": [
+            {"context": _context_to_json(q.context), "actions": [_action_to_json(a) for a in q.actions]}
+            for q in s.queries
+        ],
+        "by_type": [
+            {
+                "context": _context_to_json(q.context),
+                "operation": q.operation.name,
+                "resource_type": q.resource_type.name,
+            }
+            for q in s.by_type
+        ],
+    }
+
+
+def scenario_from_json(d: dict[str, Any]) -> Scenario:
+    """Inverse of :func:`scenario_to_json`; raises KeyError/ValueError on malformed input."""
+    return Scenario(
+        properties=tuple((str(k), str(v)) for k, v in d.get("config", {}).items()),
+        acls=tuple((a["id"], binding_from_json(a)) for a in d.get("acls", [])),
+        records=tuple(_record_from_json(r) for r in d.get("records", [])),
+        queries=tuple(
+            Query(_context_from_json(q["context"]), tuple(_action_from_json(a) for a in q["actions"]))
+            for q in d.get("queries", [])
+        ),
+        by_type=tuple(
+            ByTypeQuery(
+                _context_from_json(q["context"]),
+                AclOperation[q["operation"]],
+                ResourceType[q["resource_type"]],
+            )
+            for q in d.get("by_type", [])
+        ),
+    )

@@ -1,0 +1,207 @@
+"""Differential and lifecycle properties: the target against the reference for the
+version and flavour it declares."""
+
+
+from __future__ import annotations
+
+from kafka_conformance.adapters.protocol import AuthorizerUnderTest
+from kafka_conformance.authorizer import driver
+from kafka_conformance.authorizer.cases import Scenario, SnapshotStep
+from kafka_conformance.authorizer.driver import CaseFailed, guarded
+from kafka_conformance.authorizer.report import Divergence
+from kafka_conformance.reference.acl.filters import (
+    ANY_ACL,
+    AccessControlEntryFilter,
+    AclBindingFilter,
+    ResourcePatternFilter,
+)
+from kafka_conformance.reference.acl.values import (
+    PatternType,
+    ResourcePattern,
+)
+from kafka_conformance.reference.authorizer.by_resource_type import candidate_names
+from kafka_conformance.reference.authorizer.decision import (
+    Action,
+    AuthorizationResult,
+)
+from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+from kafka_conformance.reference.authorizer.records import AclRecord, AddAcl, RemoveAcl
+
+__all__ = [
+    "check_authorize",
+    "check_by_type",
+    "check_by_type_witness",
+    "check_listing",
+    "check_not_ready",
+    "check_record_log",
+    "check_records",
+]
+
+
+from kafka_conformance.authorizer.support import (
+    CheckContext,
+    agree,
+    answers_of,
+    check_count,
+    close_target,
+    compare_queries,
+    expected_outcome,
+    fresh_target,
+    paired,
+    questions_of,
+)
+
+
+def check_authorize(ctx: CheckContext, scenario: Scenario) -> None:
+    """Every answer of authorize() equals the reference for the declared version and flavour."""
+    ref = ctx.reference(scenario)
+    target = fresh_target(ctx, scenario)
+    try:
+        if ref is None or target is None:
+            _config_agreement(ref, target, scenario)
+            return
+        ref.load_snapshot(scenario.snapshot)
+        ref.complete_initial_load()
+        compare_queries(ctx, target, ref, scenario.queries, scenario)
+    finally:
+        close_target(target)
+
+
+def _config_agreement(ref: ReferenceAuthorizer | None, target: AuthorizerUnderTest | None,
+                      scenario: Scenario) -> None:
+    if (ref is None) == (target is None):
+        return
+    raise CaseFailed(
+        Divergence(
+            anomaly="config-parse-differs",
+            question=f"configure({scenario.config})",
+            expected="rejected" if ref is None else "accepted",
+            actual="rejected" if target is None else "accepted",
+            explanation="Kafka parses super.users and allow.everyone.if.no.acl.found this way for the declared flavour",
+        )
+    )
+
+
+def check_by_type(ctx: CheckContext, scenario: Scenario) -> None:
+    """authorize_by_resource_type equals the variant the target declares."""
+    with paired(ctx, scenario) as pair:
+        if pair is None:
+            return
+        ref, target = pair
+        for q in scenario.by_type:
+            expected = ref.authorize_by_resource_type(q.context, q.operation, q.resource_type)
+            actual = driver.by_type(target, q.context, q.operation, q.resource_type)
+            ctx.coverage[f"by-type:{expected.rule.value}"] += 1
+            if agree(ctx, expected, actual):
+                continue
+            anomaly = "by-type-too-permissive" if actual.result is AuthorizationResult.ALLOWED else (
+                "by-type-too-restrictive" if expected.result is AuthorizationResult.ALLOWED else "wrong-error"
+            )
+            raise CaseFailed(
+                Divergence(anomaly, f"authorize_by_resource_type({q})", str(expected_outcome(expected)),
+                           str(actual), f"[{ref.by_type_variant.value} semantics] {expected.explain()}")
+            )
+
+
+def check_by_type_witness(ctx: CheckContext, scenario: Scenario) -> None:
+    """Metamorphic, for ground-truth targets: an ALLOWED by-type answer is witnessed by
+    some resource name that the target's own authorize() allows."""
+    target = fresh_target(ctx, scenario)
+    try:
+        if target is None:
+            return
+        acls = [b for _, b in scenario.acls]
+        for q in scenario.by_type:
+            answer = driver.by_type(target, q.context, q.operation, q.resource_type)
+            if answer.result is not AuthorizationResult.ALLOWED:
+                continue
+            names = candidate_names(acls, q.resource_type)
+            actions = [Action(q.operation, ResourcePattern(q.resource_type, n)) for n in names]
+            results = driver.authorize(target, q.context, actions)
+            if not any(r.result is AuthorizationResult.ALLOWED for r in results):
+                raise CaseFailed(Divergence(
+                    "by-type-unwitnessed-allow", f"authorize_by_resource_type({q})", "DENIED", "ALLOWED",
+                    f"authorize() allows none of the names that cover every case: {names}"))
+    finally:
+        close_target(target)
+
+
+# -- lifecycle ----------------------------------------------------------------------------
+
+
+def check_not_ready(ctx: CheckContext, scenario: Scenario) -> None:
+    """Before the initial load completes, non-super-users get not-ready; super users pass."""
+    with paired(ctx, scenario, complete=False) as pair:
+        if pair is not None:
+            ref, target = pair
+            compare_queries(ctx, target, ref, scenario.queries, scenario, step="before complete_initial_load()")
+
+
+def check_records(ctx: CheckContext, scenario: Scenario) -> None:
+    """Stateful: ACLs arrive as records one by one after the initial load; every
+    question is asked after every record, then the ACLs are removed again."""
+    with paired(ctx, scenario, initial=False) as pair:
+        if pair is None:
+            return
+        ref, target = pair
+        records: list[AclRecord] = [AddAcl(i, b) for i, b in scenario.acls]
+        records += [RemoveAcl(i) for i, _ in scenario.acls[::2]]
+        for n, record in enumerate(records, start=1):
+            ref.apply(record)
+            guarded(f"apply(record {n})", lambda r=record: target.apply(r))  # type: ignore[misc]
+            step = f"after record {n} of {len(records)} ({record})"
+            compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
+            check_count(ctx, target, ref, step)
+
+
+def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
+    """Stateful: a generated record log (adds, removals, re-adds under new ids,
+    snapshot loads) applied after the initial load, with every question asked
+    and acl_count checked after every step; at the end, a fresh target loaded
+    with the final snapshot must answer exactly as the replayed one."""
+    with paired(ctx, scenario) as pair:
+        if pair is None:
+            return
+        ref, target = pair
+        total = len(scenario.records)
+        for n, record in enumerate(scenario.records, start=1):
+            if isinstance(record, SnapshotStep):
+                ref.load_snapshot(dict(record.acls))
+                guarded(f"load_snapshot(step {n})", lambda r=record: target.load_snapshot(dict(r.acls)))  # type: ignore[misc]
+            else:
+                ref.apply(record)
+                guarded(f"apply(step {n})", lambda r=record: target.apply(r))  # type: ignore[misc]
+            step = f"after step {n} of {total} ({record})"
+            compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
+            check_count(ctx, target, ref, step)
+        replayed = [o for q in scenario.queries for o in driver.authorize(target, q.context, q.actions)]
+    final = tuple(ref.snapshot().items())
+    loaded = answers_of(ctx, scenario, final)
+    if loaded is None:
+        return
+    for question, r, f in zip(questions_of(scenario), replayed, loaded, strict=True):
+        if r != f:
+            raise CaseFailed(Divergence("replay-differs", question, str(f), str(r),
+                                        "replaying the records must equal loading the final snapshot",
+                                        "after the whole log"))
+
+
+def check_listing(ctx: CheckContext, scenario: Scenario) -> None:
+    """acls(filter) returns exactly the ACLs Kafka's filter semantics match; acl_count agrees."""
+    with paired(ctx, scenario) as pair:
+        if pair is None:
+            return
+        ref, target = pair
+        check_count(ctx, target, ref, "after load_snapshot()")
+        filters = [ANY_ACL]
+        for _, b in scenario.acls[:3]:
+            filters.append(AclBindingFilter(ResourcePatternFilter(b.pattern.resource_type, b.pattern.name,
+                                                                  PatternType.MATCH)))
+            filters.append(AclBindingFilter(entry=AccessControlEntryFilter(principal=b.entry.principal)))
+        for f in filters:
+            expected = sorted(map(repr, ref.acls(f)))
+            actual = sorted(map(repr, guarded("acls()", lambda f=f: list(target.acls(f)))))  # type: ignore[misc]
+            if expected != actual:
+                raise CaseFailed(Divergence("listing-wrong", f"acls({f})", "\n".join(expected) or "(none)",
+                                            "\n".join(actual) or "(none)", "AclBindingFilter.matches semantics"))
+

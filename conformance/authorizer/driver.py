@@ -1,0 +1,92 @@
+"""Talking to a target safely: every call is either an answer, a Kafka-style error,
+or an adapter error.  Nothing a target does is allowed to pass silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import attrs
+
+from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.errors import KafkaException
+
+__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "guarded"]
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class Outcome:
+    result: AuthorizationResult
+    error: str | None = None
+
+    def __str__(self) -> str:
+        if self.result is AuthorizationResult.ERROR:
+            return f"ERROR ({self.error})"
+        return self.result.name
+
+
+class CaseFailed(AssertionError):
+    """Raised inside a Hypothesis test when the target disagrees; carries the divergence."""
+
+    def __init__(self, divergence: object) -> None:
+        self.divergence = divergence
+        super().__init__(str(divergence))
+
+
+class TargetCrashed(AssertionError):
+    """Raised when the target could not answer; Hypothesis shrinks these too."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(what)
+
+
+def guarded(what: str, fn: Callable[[], T]) -> T:
+    """Run one call into the target; turn crashes into TargetCrashed with context."""
+    try:
+        return fn()
+    except (KafkaException, CaseFailed, TargetCrashed):
+        raise
+    except AdapterError as exc:
+        raise TargetCrashed(f"{what}: {exc.kind}: {exc}") from exc
+    except Exception as exc:
+        raise TargetCrashed(f"{what} raised {type(exc).__name__}: {exc}") from exc
+
+
+def authorize(
+    target: AuthorizerUnderTest, context: RequestContext, actions: Sequence[Action]
+) -> list[Outcome]:
+    """One batch; a Kafka-style error answers every action of the batch."""
+    try:
+        answers = guarded("authorize()", lambda: list(target.authorize(context, list(actions))))
+    except KafkaException as exc:
+        return [Outcome(AuthorizationResult.ERROR, exc.kind)] * len(actions)
+    if len(answers) != len(actions):
+        raise TargetCrashed(
+            f"authorize() returned {len(answers)} results for {len(actions)} actions"
+        )
+    out = []
+    for answer in answers:
+        if answer not in (AuthorizationResult.ALLOWED, AuthorizationResult.DENIED):
+            raise TargetCrashed(f"authorize() returned {answer!r}, expected ALLOWED or DENIED")
+        out.append(Outcome(answer))
+    return out
+
+
+def by_type(target: AuthorizerUnderTest, *args: object) -> Outcome:
+    try:
+        answer = guarded(
+            "authorize_by_resource_type()",
+            lambda: target.authorize_by_resource_type(*args),  # type: ignore[arg-type]
+        )
+    except KafkaException as exc:
+        return Outcome(AuthorizationResult.ERROR, exc.kind)
+    if answer not in (AuthorizationResult.ALLOWED, AuthorizationResult.DENIED):
+        raise TargetCrashed(
+            f"authorize_by_resource_type() returned {answer!r}, expected ALLOWED or DENIED"
+        )
+    return Outcome(answer)

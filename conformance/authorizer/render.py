@@ -1,0 +1,136 @@
+"""Renderers over :class:`~kafka_conformance.authorizer.report.Report`: terminal text, JSON, JUnit XML.
+
+Each is a pure function of the report value, so all three say the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import attrs
+
+from kafka_conformance.authorizer.anomalies import CATALOGUE
+from kafka_conformance.authorizer.cases import Scenario, scenario_to_json
+from kafka_conformance.authorizer.report import Counterexample, Report, Status
+
+__all__ = ["describe_scenario", "to_json", "to_junit_xml", "to_text"]
+
+
+def describe_scenario(s: Scenario) -> list[str]:
+    lines = []
+    if s.properties:
+        lines.append("config: " + ", ".join(f"{k}={v!r}" for k, v in s.properties))
+    if s.acls:
+        lines.append("ACLs:")
+        lines += [f"  #{n} [{i}] {b}" for n, (i, b) in enumerate(s.acls, start=1)]
+    else:
+        lines.append("ACLs: (none)")
+    if s.records:
+        lines.append("then, in order:")
+        lines += [f"  step {n}: {r}" for n, r in enumerate(s.records, start=1)]
+    return lines
+
+
+def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]:
+    lines = describe_scenario(cx.scenario)
+    if cx.divergence is not None:
+        d = cx.divergence
+        anomaly = CATALOGUE.get(d.anomaly)
+        lines.append(f"anomaly: {d.anomaly}" + (f" — {anomaly.summary} ({anomaly.reference})" if anomaly else ""))
+        if d.step:
+            lines.append(f"when: {d.step}")
+        lines.append(f"question: {d.question}")
+        lines.append(f"expected: {d.expected}")
+        lines.append(f"actual:   {d.actual}")
+        lines.append(f"why: {d.explanation}")
+    if cx.adapter_error is not None:
+        lines.append(f"the target could not answer: {cx.adapter_error}")
+    if saved_to:
+        lines.append(f"saved: {saved_to}")
+        lines.append(f"replay: kafka-conformance replay {saved_to}")
+    return lines
+
+
+def to_text(report: Report) -> str:
+    out = [
+        f"kafka-conformance authorizer suite: target {report.target}, Kafka {report.profile}, "
+        f"seed {report.seed if report.seed is not None else 'random'}"
+    ]
+    for r in report.results:
+        extra = f" ({r.examples} examples)" if r.examples else ""
+        if r.status is Status.SKIPPED:
+            extra = f" ({r.reason})"
+        out.append(f"  {r.status.value.upper():7} {r.name}{extra}")
+        if r.counterexample is not None:
+            out += ["      " + line for line in _counterexample_lines(r.counterexample, r.saved_to)]
+        elif r.reason and r.status is Status.ERROR:
+            out.append(f"      {r.reason}")
+    if report.out_of_scope:
+        out.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))
+    if report.not_exercised:
+        out.append("WARNING: never exercised, so not evidence either way: " + "; ".join(report.not_exercised))
+    out.append(f"verdict: {report.verdict.value} in {report.duration_s:.1f}s")
+    return "\n".join(out)
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    def result(r: Any) -> dict[str, Any]:
+        body: dict[str, Any] = {"property": r.name, "status": r.status.value, "examples": r.examples}
+        if r.reason:
+            body["reason"] = r.reason
+        if r.saved_to:
+            body["saved_to"] = r.saved_to
+        if r.counterexample is not None:
+            cx = r.counterexample
+            body["anomaly"] = cx.anomaly
+            body["scenario"] = scenario_to_json(cx.scenario)
+            if cx.divergence is not None:
+                body["divergence"] = attrs.asdict(cx.divergence)
+            if cx.adapter_error is not None:
+                body["adapter_error"] = cx.adapter_error
+        return body
+
+    return {
+        "target": report.target,
+        "profile": report.profile,
+        "seed": report.seed,
+        "verdict": report.verdict.value,
+        "exit_code": report.exit_code,
+        "duration_s": round(report.duration_s, 3),
+        "results": [result(r) for r in report.results],
+        "coverage": dict(report.coverage),
+        "not_exercised": list(report.not_exercised),
+        "out_of_scope": list(report.out_of_scope),
+    }
+
+
+def to_junit_xml(report: Report) -> str:
+    suite = ET.Element(
+        "testsuite",
+        name=f"kafka-conformance authorizer {report.target}",
+        tests=str(len(report.results)),
+        failures=str(sum(r.status is Status.FAILED for r in report.results)),
+        errors=str(sum(r.status is Status.ERROR for r in report.results)),
+        skipped=str(sum(r.status is Status.SKIPPED for r in report.results)),
+        time=f"{report.duration_s:.3f}",
+    )
+    props = ET.SubElement(suite, "properties")
+    for name, value in (("target", report.target), ("profile", report.profile), ("seed", str(report.seed))):
+        ET.SubElement(props, "property", name=name, value=value)
+    for r in report.results:
+        case = ET.SubElement(suite, "testcase", classname=f"kafka_conformance.authorizer.{report.profile}", name=r.name)
+        if r.status is Status.SKIPPED:
+            ET.SubElement(case, "skipped", message=r.reason)
+        elif r.status in (Status.FAILED, Status.ERROR):
+            tag = "failure" if r.status is Status.FAILED else "error"
+            cx = r.counterexample
+            anomaly = cx.anomaly if cx is not None else "error"
+            el = ET.SubElement(case, tag, type=anomaly, message=anomaly)
+            el.text = "\n".join(_counterexample_lines(cx, r.saved_to)) if cx is not None else r.reason
+    return ET.tostring(suite, encoding="unicode")
+
+
+def dumps_json(report: Report) -> str:
+    return json.dumps(to_json(report), indent=2, ensure_ascii=False)

@@ -1,0 +1,116 @@
+"""Results as structured values: divergences, counterexamples, property results, reports.
+
+Renderers (terminal, JSON, JUnit XML) are separate functions over these values
+(:mod:`kafka_conformance.authorizer.render`), so every output says the same thing and a
+saved case can be replayed without re-parsing prose.
+"""
+
+from __future__ import annotations
+
+import builtins
+import enum
+
+import attrs
+
+from kafka_conformance.authorizer.cases import Scenario
+
+__all__ = [
+    "Counterexample",
+    "Divergence",
+    "PropertyResult",
+    "Report",
+    "Status",
+    "Verdict",
+]
+
+
+class Status(enum.Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    """The target disagreed with Kafka's semantics."""
+    ERROR = "error"
+    """The target could not answer (crash, timeout, malformed answer)."""
+    SKIPPED = "skipped"
+    """Out of the target's declared scope."""
+
+
+class Verdict(enum.Enum):
+    CONFORMS = "conforms"
+    DIVERGES = "diverges"
+    ERROR = "error"
+
+    @property
+    def exit_code(self) -> int:
+        return {Verdict.CONFORMS: 0, Verdict.DIVERGES: 1, Verdict.ERROR: 1}[self]
+
+
+@attrs.frozen
+class Divergence:
+    """One question the target answered differently from the specification."""
+
+    anomaly: str
+    question: str
+    expected: str
+    actual: str
+    explanation: str
+    """Why the expected answer is right (the reference's explanation)."""
+    step: str = ""
+    """For stateful properties: where in the sequence it happened."""
+
+
+@attrs.frozen
+class Counterexample:
+    """A minimal (shrunk) case that shows a divergence or an adapter error, replayable."""
+
+    property: str
+    scenario: Scenario
+    divergence: Divergence | None = None
+    adapter_error: str | None = None
+    """For Status.ERROR: what went wrong talking to the target."""
+
+    @builtins.property  # the field named `property` shadows the builtin in this class body
+    def anomaly(self) -> str:
+        if self.divergence is not None:
+            return self.divergence.anomaly
+        return "adapter-error"
+
+
+@attrs.frozen
+class PropertyResult:
+    name: str
+    status: Status
+    examples: int = 0
+    counterexample: Counterexample | None = None
+    reason: str = ""
+    """For SKIPPED: why; for ERROR outside a case: what failed."""
+    saved_to: str | None = None
+
+
+@attrs.frozen
+class Report:
+    target: str
+    profile: str
+    seed: int | None
+    results: tuple[PropertyResult, ...]
+    coverage: tuple[tuple[str, int], ...] = ()
+    """How often each interesting branch was exercised (vacuity guard)."""
+    not_exercised: tuple[str, ...] = ()
+    out_of_scope: tuple[str, ...] = ()
+    duration_s: float = 0.0
+
+    @property
+    def verdict(self) -> Verdict:
+        statuses = {r.status for r in self.results}
+        if Status.FAILED in statuses:
+            return Verdict.DIVERGES
+        if Status.ERROR in statuses:
+            return Verdict.ERROR
+        return Verdict.CONFORMS
+
+    @property
+    def exit_code(self) -> int:
+        return self.verdict.exit_code
+
+    @property
+    def failures(self) -> tuple[PropertyResult, ...]:
+        return tuple(r for r in self.results if r.status in (Status.FAILED, Status.ERROR))

@@ -1,0 +1,198 @@
+"""Shared plumbing of the authorizer properties: set-up of the target and the
+reference alike, comparison of answers, coverage counting.
+
+The properties themselves live in :mod:`~kafka_conformance.authorizer.differential`
+(against the reference) and :mod:`~kafka_conformance.authorizer.metamorphic`
+(against the target itself); :mod:`~kafka_conformance.authorizer.properties` lists them.
+"""
+
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+
+import attrs
+from hypothesis import event
+from hypothesis.errors import InvalidArgument
+
+from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilities
+from kafka_conformance.authorizer import driver
+from kafka_conformance.authorizer.anomalies import classify
+from kafka_conformance.authorizer.cases import Query, Scenario
+from kafka_conformance.authorizer.driver import CaseFailed, Outcome, guarded
+from kafka_conformance.authorizer.report import Divergence
+from kafka_conformance.reference.acl.values import (
+    AclBinding,
+    PatternType,
+)
+from kafka_conformance.reference.authorizer.decision import (
+    AuthorizationResult,
+    Decision,
+    Rule,
+)
+from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+from kafka_conformance.reference.errors import ConfigError, KafkaException
+
+__all__ = [
+    "CheckContext",
+    "agree",
+    "answers_of",
+    "check_count",
+    "close_target",
+    "compare_queries",
+    "count_event",
+    "expected_outcome",
+    "fresh_target",
+    "paired",
+    "questions_of",
+    "record_coverage",
+]
+
+
+@attrs.define
+class CheckContext:
+    make_target: Callable[[], AuthorizerUnderTest]
+    caps: Capabilities
+    coverage: Counter[str] = attrs.field(factory=Counter)
+
+    def reference(self, scenario: Scenario) -> ReferenceAuthorizer | None:
+        """A configured reference, or None when the configuration itself is invalid."""
+        ref = ReferenceAuthorizer(self.caps.profile(), by_type_variant=self.caps.by_type_variant)
+        try:
+            ref.configure(scenario.config)
+        except ConfigError:
+            return None
+        return ref
+
+
+
+
+def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str, AclBinding]] | None = None,
+           *, complete: bool = True) -> AuthorizerUnderTest | None:
+    """A new target configured and loaded; None if it rightly refused the configuration."""
+    target = guarded("creating the target", ctx.make_target)
+    try:
+        guarded("configure()", lambda: target.configure(scenario.config))
+    except KafkaException:
+        return None
+    snapshot = dict(scenario.acls if acls is None else acls)
+    guarded("load_snapshot()", lambda: target.load_snapshot(snapshot))
+    if complete:
+        guarded("complete_initial_load()", target.complete_initial_load)
+    return target
+
+
+def close_target(target: AuthorizerUnderTest | None) -> None:
+    if target is not None:
+        guarded("close()", target.close)
+
+
+@contextlib.contextmanager
+def paired(ctx: CheckContext, scenario: Scenario, *, initial: bool = True,
+          complete: bool = True) -> Iterator[tuple[ReferenceAuthorizer, AuthorizerUnderTest] | None]:
+    """A configured reference and a fresh target, both loaded the same way
+    (the scenario's snapshot, or nothing when ``initial`` is false; the initial
+    load completed or not).  Yields None when the configuration is invalid for
+    either (``check_authorize`` checks that they agree on that)."""
+    ref = ctx.reference(scenario)
+    target = fresh_target(ctx, scenario, acls=None if initial else (), complete=complete)
+    try:
+        if ref is None or target is None:
+            yield None
+            return
+        if initial:
+            ref.load_snapshot(scenario.snapshot)
+        if complete:
+            ref.complete_initial_load()
+        yield ref, target
+    finally:
+        close_target(target)
+
+
+def expected_outcome(d: Decision) -> Outcome:
+    return Outcome(d.result, d.error)
+
+
+def agree(ctx: CheckContext, expected: Decision, actual: Outcome) -> bool:
+    if expected.result is AuthorizationResult.ERROR or actual.result is AuthorizationResult.ERROR:
+        mode = ctx.caps.error_comparison
+        if mode == "ignore" and expected.result is AuthorizationResult.ERROR:
+            return True
+        if mode == "any":
+            return (expected.result is AuthorizationResult.ERROR) == (actual.result is AuthorizationResult.ERROR)
+        return expected.result is actual.result and expected.error == actual.error
+    return expected.result is actual.result
+
+
+def count_event(label: str) -> None:
+    """Also count through Hypothesis (``--hypothesis-show-statistics``) when inside a test."""
+    with contextlib.suppress(InvalidArgument):  # replaying a saved case: not inside a test
+        event(label)
+
+
+def record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool) -> None:
+    ctx.coverage[f"rule:{decision.rule.value}"] += 1
+    count_event(f"decided by {decision.rule.value}")
+    for acl in decision.acls:
+        if acl.pattern.pattern_type is PatternType.PREFIXED:
+            ctx.coverage["match:prefixed"] += 1
+        if acl.pattern.is_wildcard:
+            ctx.coverage["match:wildcard-resource"] += 1
+        if acl.entry.principal == "User:*":
+            ctx.coverage["match:wildcard-principal"] += 1
+    if decision.rule is Rule.NO_ACL_FOR_RESOURCE and allow_everyone:
+        ctx.coverage["allow-everyone:granted"] += 1
+
+
+def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer,
+                     queries: Sequence[Query], scenario: Scenario, step: str = "") -> None:
+    acls = ref.acls()
+    for query in queries:
+        expected = ref.authorize(query.context, query.actions)
+        actual = driver.authorize(target, query.context, query.actions)
+        for action, exp, act in zip(query.actions, expected, actual, strict=False):
+            record_coverage(ctx, exp, ref.config.allow_everyone_if_no_acl_found)
+            if agree(ctx, exp, act):
+                continue
+            raise CaseFailed(
+                Divergence(
+                    anomaly=classify(
+                        exp, act.result, action, context=query.context, acls=acls,
+                        allow_everyone=ref.config.allow_everyone_if_no_acl_found,
+                        profile=ref.profile,
+                    ),
+                    question=f"authorize({query.context}, [{action}])",
+                    expected=str(expected_outcome(exp)),
+                    actual=str(act),
+                    explanation=exp.explain(),
+                    step=step,
+                )
+            )
+
+
+def check_count(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, step: str) -> None:
+    if not ctx.caps.acl_count:
+        return
+    actual = guarded("acl_count()", target.acl_count)
+    if actual != ref.acl_count():
+        raise CaseFailed(Divergence("acl-count-wrong", "acl_count()", str(ref.acl_count()), str(actual),
+                                    "acl_count() is the number of ACL ids held", step))
+
+
+
+
+def answers_of(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str, AclBinding]]) -> list[Outcome] | None:
+    target = fresh_target(ctx, scenario, acls=acls)
+    try:
+        if target is None:
+            return None
+        return [o for q in scenario.queries for o in driver.authorize(target, q.context, q.actions)]
+    finally:
+        close_target(target)
+
+
+def questions_of(scenario: Scenario) -> list[str]:
+    return [f"authorize({q.context}, [{a}])" for q in scenario.queries for a in q.actions]
+

@@ -1,0 +1,217 @@
+"""Target spec strings: one name for an implementation, used by the CLI, the pytest
+option and corpora alike.
+
+Grammar:
+
+* ``reference`` | ``reference:VERSION`` | ``reference:VERSION:FLAVOUR`` — the
+  kit's own reference authorizer (a sanity check of a set-up);
+  ``reference-indexed[...]`` — the same answers from the indexed engine;
+* ``python:package.module:factory`` — ``factory()`` returns an object satisfying
+  :class:`~kafka_conformance.adapters.protocol.AuthorizerUnderTest`; it is
+  called once per case, so every case starts from a fresh authorizer;
+* ``cmd:<command line>`` — an implementation in any language run as a process
+  speaking JSON lines on stdin/stdout (``docs/subprocess-protocol.md``); the
+  command line is split like a POSIX shell would, but never run by one;
+* ``jvm:CLASS[,classpath=PATHS][,by-type=default|acl|truth]`` — a Java
+  ``org.apache.kafka.server.authorizer.Authorizer`` hosted in a JVM through
+  py4j (classpath also from ``$KAFKA_CONFORMANCE_CLASSPATH``); and the built-in
+  ``kafka-default-by-type``: Kafka 4.3.0's real ``authorizeByResourceType``
+  default (see ``adapters/jvm/adapter.py``);
+* a name registered by a third party in the ``kafka_conformance.targets``
+  entry-point group, whose value is such a factory.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import shutil
+import sys
+from collections.abc import Callable
+from importlib.metadata import entry_points
+
+import attrs
+
+from kafka_conformance.adapters.protocol import (
+    AdapterError,
+    AuthorizerUnderTest,
+    Capabilities,
+    validate_adapter,
+)
+from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
+from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.releases import DEFAULT_VERSION, KafkaVersion
+
+__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "resolve_target"]
+
+ENTRY_POINT_GROUP = "kafka_conformance.targets"  # a public name: third parties register under it
+
+
+class TargetError(ValueError):
+    """A target spec that cannot be used; the CLI turns it into exit code 2."""
+
+
+@attrs.frozen
+class Target:
+    spec: str
+    factory: Callable[[], AuthorizerUnderTest]
+    capabilities: Capabilities
+
+    def make(self) -> AuthorizerUnderTest:
+        return self.factory()
+
+
+def close_targets() -> None:
+    """Stop every process or JVM that targets started (shared across cases for speed).
+
+    The CLI and the pytest plugin call this when a run ends; interpreter exit does
+    it too, as a last resort."""
+    if "kafka_conformance.adapters.jsonlines.adapter" in sys.modules:
+        sys.modules["kafka_conformance.adapters.jsonlines.adapter"].close_shared_sessions()
+    jvm = sys.modules.get("kafka_conformance.adapters.jvm.adapter")
+    if jvm is not None and hasattr(jvm, "close_shared"):
+        jvm.close_shared()
+
+
+def builtin_targets() -> list[tuple[str, str, bool]]:
+    """(name, description, runnable here) for ``kafka-conformance targets``."""
+    found = [
+        ("reference[:VERSION[:FLAVOUR]]", "the kit's reference authorizer", True),
+        ("reference-indexed[:VERSION[:FLAVOUR]]", "the reference's indexed engine (same answers, fast)", True),
+        ("cmd:COMMAND LINE", "an implementation in any language over JSON lines (docs/subprocess-protocol.md)", True),
+    ]
+    jvm_ready = shutil.which("java") is not None and importlib.util.find_spec("py4j") is not None
+    found += [(name, what, jvm_ready) for name, what in _JVM_BUILTINS.items()]
+    found.append(("jvm:CLASS[,classpath=PATHS]", "a Java Authorizer hosted through py4j", jvm_ready))
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.append((ep.name, f"third-party target from {ep.value}", True))
+    return found
+
+
+def resolve_target(
+    spec: str, *, kafka_version: str | None = None, flavour: str | None = None
+) -> Target:
+    """Turn a spec string into a :class:`Target`, or raise TargetError naming the problem.
+
+    ``kafka_version`` and ``flavour`` override what the target declares: the user
+    chooses which Kafka semantics to hold it to.
+    """
+    spec = spec.strip()
+    if not spec:
+        raise TargetError("empty target spec; try --target reference")
+    kind, _, rest = spec.partition(":")
+    try:
+        if kind in ("reference", "reference-indexed"):
+            target = _reference(spec, rest, kafka_version, flavour, indexed=kind == "reference-indexed")
+        elif kind == "python":
+            target = _python(spec, rest)
+        elif kind == "cmd":
+            target = _cmd(spec, rest)
+        elif kind == "jvm" or spec in _JVM_BUILTINS:
+            target = _jvm(spec, rest)
+        else:
+            target = _entry_point(spec)
+        return _override(target, kafka_version, flavour)
+    except AclValueError as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from exc
+
+
+def _override(target: Target, kafka_version: str | None, flavour: str | None) -> Target:
+    caps = target.capabilities
+    if kafka_version is not None:
+        caps = attrs.evolve(caps, version=KafkaVersion.parse(kafka_version))
+    if flavour is not None:
+        caps = attrs.evolve(caps, flavour=Flavour.parse(flavour))
+    caps.profile()  # validate the combination now, with a clear error
+    return attrs.evolve(target, capabilities=caps)
+
+
+def _reference(spec: str, rest: str, kafka_version: str | None, flavour: str | None, *, indexed: bool = False) -> Target:
+    parts = [p for p in rest.split(":") if p] if rest else []
+    if len(parts) > 2:
+        raise TargetError(f"target {spec!r}: expected reference[:VERSION[:FLAVOUR]]")
+    version = kafka_version or (parts[0] if parts else str(DEFAULT_VERSION))
+    chosen = flavour or (parts[1] if len(parts) > 1 else "standard")
+    profile = profile_for(version, chosen)
+    return Target(spec, lambda: ReferenceTarget(profile, indexed=indexed), ReferenceTarget(profile).capabilities())
+
+
+def _load_factory(spec: str, path: str) -> Callable[[], object]:
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise TargetError(f"target {spec!r}: expected python:package.module:factory")
+    # Like ``python -m``: modules in the current directory are importable.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise TargetError(f"target {spec!r}: cannot import {module_name!r}: {exc}") from exc
+    obj: object = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise TargetError(f"target {spec!r}: {module_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise TargetError(f"target {spec!r}: {attr!r} is not callable")
+    return obj
+
+
+def _from_factory(spec: str, factory: Callable[[], object]) -> Target:
+    try:
+        sample = factory()
+    except Exception as exc:
+        raise TargetError(f"target {spec!r}: the factory raised {type(exc).__name__}: {exc}") from exc
+    try:
+        validate_adapter(sample, where=f"target {spec!r} ({type(sample).__name__})")
+    except AdapterError as exc:
+        raise TargetError(str(exc)) from exc
+    adapter: AuthorizerUnderTest = sample  # type: ignore[assignment]
+    caps = adapter.capabilities()
+    if not isinstance(caps, Capabilities):
+        raise TargetError(f"target {spec!r}: capabilities() must return a Capabilities, got {caps!r}")
+    adapter.close()
+    return Target(spec, factory, caps)  # type: ignore[arg-type]
+
+
+def _python(spec: str, rest: str) -> Target:
+    return _from_factory(spec, _load_factory(spec, rest))
+
+
+def _cmd(spec: str, command: str) -> Target:
+    """``cmd:<command line>``: an implementation in any language speaking the JSON-lines
+    protocol of ``docs/subprocess-protocol.md``.  One process serves every case (each
+    adapter starts with ``reset``); it is stopped at interpreter exit, or earlier by
+    ``kafka_conformance.adapters.jsonlines.adapter.close_shared_sessions()``."""
+    from kafka_conformance.adapters.jsonlines.adapter import command_target
+
+    try:
+        factory, caps = command_target(command)
+    except AdapterError as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from exc
+    return Target(spec, factory, caps)
+
+
+_JVM_BUILTINS = {"kafka-default-by-type": "Kafka 4.3.0's real authorizeByResourceType default (JVM)"}
+
+
+def _jvm(spec: str, rest: str) -> Target:
+    """``jvm:CLASS`` or a JVM built-in: one JVM serves every case (a fresh Java object
+    each); it is stopped at interpreter exit."""
+    from kafka_conformance.adapters.jvm import adapter as jvm_adapter
+
+    try:
+        factory = jvm_adapter.builtin_factory(spec) if spec in _JVM_BUILTINS else jvm_adapter.jvm_factory(rest)
+    except ValueError as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from exc
+    return _from_factory(spec, factory)
+
+
+def _entry_point(spec: str) -> Target:
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == spec:
+            return _from_factory(spec, ep.load())
+    names = ", ".join(n for n, _, _ in builtin_targets())
+    raise TargetError(f"unknown target {spec!r}; known: {names}, python:MODULE:FACTORY")

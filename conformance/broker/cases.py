@@ -1,0 +1,134 @@
+"""Crafted produce sequences: the cases broker conformance sends, as plain replayable values.
+
+A :class:`BrokerCase` is what the kit, acting as the producer, sends to one
+fresh partition: a few producer slots (each mapped at run time to a producer
+id, allocated by the broker with InitProducerId or deliberately never
+allocated) and a list of :class:`CraftedBatch` values with the chosen epoch,
+base sequence and record count.  Record values are derived from the case's
+topic and step number, so the case itself stays small and JSON-stable, and a
+saved case replays byte-for-byte the same requests on any broker.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch
+
+__all__ = ["BROKER_CASE_FORMAT", "BrokerCase", "CaseError", "CraftedBatch", "SlotKind", "case_from_json", "case_to_json"]
+
+BROKER_CASE_FORMAT = 1
+
+
+class CaseError(ValueError):
+    """A case (usually a saved file) that is malformed; the message names the field."""
+
+
+class SlotKind(enum.Enum):
+    ALLOCATED = "allocated"
+    """A producer id from the broker's InitProducerId, as every real producer uses."""
+    UNALLOCATED = "unallocated"
+    """A producer id the broker never issued (Kafka's produce path does not check ids of
+    idempotent producers; other brokers may)."""
+
+
+@attrs.frozen
+class CraftedBatch:
+    """One Produce request: a v2 batch of ``records`` records from producer slot ``producer``."""
+
+    producer: int
+    epoch: int
+    base_sequence: int
+    records: int = 1
+
+    def __attrs_post_init__(self) -> None:
+        if self.producer < 0:
+            raise CaseError(f"producer slot {self.producer} is negative")
+        if not 0 <= self.epoch <= INT16_MAX:
+            raise CaseError(f"epoch {self.epoch} is not a producer epoch (0..{INT16_MAX})")
+        if not -1 <= self.base_sequence <= INT32_MAX:
+            raise CaseError(f"base sequence {self.base_sequence} is outside -1..{INT32_MAX}")
+        if not 1 <= self.records <= 100:
+            raise CaseError(f"a crafted batch holds 1..100 records, not {self.records}")
+
+    def values(self, tag: str, step: int) -> tuple[str, ...]:
+        return tuple(f"{tag}/{step}/{i}" for i in range(self.records))
+
+    def to_batch(self, producer_id: int, tag: str, step: int) -> ProducerBatch:
+        return ProducerBatch(producer_id, self.epoch, self.base_sequence, self.values(tag, step))
+
+    def describe(self) -> str:
+        last = self.base_sequence + self.records - 1
+        if last > INT32_MAX:
+            last -= INT32_MAX + 1
+        return f"p{self.producer} epoch {self.epoch} seq {self.base_sequence}..{last} ({self.records} rec)"
+
+
+@attrs.frozen
+class BrokerCase:
+    """Producer slots and the batches sent, in order, to one fresh partition."""
+
+    slots: tuple[SlotKind, ...]
+    batches: tuple[CraftedBatch, ...]
+    name: str = ""
+    """Set for the named probes of the conformance table."""
+
+    def __attrs_post_init__(self) -> None:
+        if not self.slots:
+            raise CaseError("a case needs at least one producer slot")
+        for i, b in enumerate(self.batches):
+            if b.producer >= len(self.slots):
+                raise CaseError(f"batches[{i}] uses producer slot {b.producer}, but the case has {len(self.slots)}")
+
+    def describe(self) -> str:
+        head = ", ".join(f"p{i}={k.value}" for i, k in enumerate(self.slots))
+        lines = [f"producers: {head}"]
+        lines += [f"  {i}: {b.describe()}" for i, b in enumerate(self.batches)]
+        return "\n".join(lines)
+
+
+def case_to_json(case: BrokerCase) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "slots": [k.value for k in case.slots],
+        "batches": [[b.producer, b.epoch, b.base_sequence, b.records] for b in case.batches],
+    }
+    if case.name:
+        out["name"] = case.name
+    return out
+
+
+def case_from_json(data: Any, where: str = "case") -> BrokerCase:
+    if not isinstance(data, Mapping):
+        raise CaseError(f"{where}: expected an object, got {type(data).__name__}")
+    unknown = set(data) - {"slots", "batches", "name"}
+    if unknown:
+        raise CaseError(f"{where}: unknown field(s) {sorted(unknown)}")
+    slots_raw = data.get("slots")
+    if not isinstance(slots_raw, list):
+        raise CaseError(f"{where}.slots: expected a list")
+    try:
+        slots = tuple(SlotKind(s) for s in slots_raw)
+    except ValueError:
+        raise CaseError(f"{where}.slots: each must be one of {[k.value for k in SlotKind]}, got {slots_raw!r}") from None
+    batches_raw = data.get("batches")
+    if not isinstance(batches_raw, list):
+        raise CaseError(f"{where}.batches: expected a list")
+    batches = []
+    for i, item in enumerate(batches_raw):
+        if not (isinstance(item, list) and len(item) == 4 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+            raise CaseError(f"{where}.batches[{i}]: expected [producer, epoch, base_sequence, records] integers, got {item!r}")
+        try:
+            batches.append(CraftedBatch(*item))
+        except CaseError as exc:
+            raise CaseError(f"{where}.batches[{i}]: {exc}") from None
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise CaseError(f"{where}.name: expected a string")
+    try:
+        return BrokerCase(slots, tuple(batches), name)
+    except CaseError as exc:
+        raise CaseError(f"{where}: {exc}") from None

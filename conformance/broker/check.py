@@ -1,0 +1,248 @@
+"""``check_broker``: broker conformance by crafted requests, as one callable.
+
+The kit acts as the producer.  Hypothesis draws crafted produce sequences
+(:mod:`broker_strategies`), each is sent to a fresh topic of the broker and to
+the reference model of the chosen Kafka release (:mod:`broker_compare`), and
+the first divergence fails the case; Hypothesis then shrinks it to the fewest,
+smallest batches that still show it.
+
+A broker usually has several independent divergences, and one Hypothesis run
+reports one.  So the check runs in **rounds**: each round's minimal failure
+becomes a finding, its anomaly is then tolerated (a tolerated anomaly that
+keeps the logs in step is skipped over; one that splits them ends the case
+quietly), and the next round looks for something else, until a round passes
+or ``max_rounds`` is reached.  The broker is started once per run, not per case.
+
+Findings are saved as JSON case files (``failures_dir``) and replayed by
+:func:`replay_broker_case`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import hypothesis
+from hypothesis import HealthCheck, given
+from hypothesis import settings as Settings
+from hypothesis.errors import FlakyFailure, FlakyReplay
+
+from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
+from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
+from kafka_conformance.broker.probes import run_probes
+from kafka_conformance.broker.report import BrokerFinding, BrokerReport
+from kafka_conformance.broker.strategies import broker_cases
+from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, open_broker_target
+from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
+
+__all__ = ["BrokerCaseFailed", "ReplayResult", "check_broker", "replay_broker_case", "save_finding"]
+
+
+class BrokerCaseFailed(AssertionError):
+    """A case on which the broker diverged (raised inside Hypothesis so that it shrinks)."""
+
+    def __init__(self, divergence: BrokerDivergence, run: CaseRun) -> None:
+        super().__init__(divergence.describe())
+        self.divergence = divergence
+        self.run = run
+
+
+class _Session:
+    """One connection to the run's broker, reopened if a case broke it."""
+
+    def __init__(self, handle: BrokerHandle, timeout_s: float) -> None:
+        self.handle = handle
+        self.timeout_s = timeout_s
+        self._client: WireClient | None = None
+
+    def client(self) -> WireClient:
+        if self._client is None:
+            self._client = WireClient(self.handle.host, self.handle.port, timeout_s=self.timeout_s)
+        return self._client
+
+    def reset(self) -> None:
+        if self._client is not None:
+            self._client.close()
+        self._client = None
+
+    def close(self) -> None:
+        self.reset()
+
+
+def _profile(kafka_version: str) -> BrokerProfile:
+    try:
+        return broker_profile(kafka_version)
+    except ValueError as exc:
+        raise BrokerTargetError(f"--kafka-version {kafka_version}: {exc}") from exc
+
+
+def check_broker(
+    target: str,
+    *,
+    kafka_version: str = "4.3.0",
+    max_examples: int = 100,
+    seed: int | None = None,
+    failures_dir: str | Path | None = None,
+    table: bool = True,
+    max_rounds: int = 6,
+    max_steps: int = 10,
+    settings: Settings | None = None,
+    timeout_s: float = 10.0,
+    on_progress: Callable[[str], None] | None = None,
+) -> BrokerReport:
+    """Hold the broker named by ``target`` to Kafka ``kafka_version``'s producer-state rules.
+
+    Raises BrokerTargetError for an unknown or unusable target (the CLI's exit code 2).
+    ``max_examples`` is per round; 0 runs the probe table only.
+    """
+    profile = _profile(kafka_version)
+    if max_examples < 0 or max_rounds < 1:
+        raise BrokerTargetError("max_examples must be >= 0 and max_rounds >= 1")
+    started = time.monotonic()
+    with open_broker_target(target) as handle:
+        session = _Session(handle, timeout_s)
+        try:
+            probes = run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic) if table else ()
+            if on_progress is not None and table:
+                on_progress(f"probe table: {sum(p.status == 'conforms' for p in probes)}/{len(probes)} as Kafka")
+            findings: list[BrokerFinding] = []
+            errors: list[str] = []
+            coverage: Counter[str] = Counter()
+            examples = 0
+            if max_examples > 0:
+                tolerated: set[str] = set()
+                for round_no in range(1, max_rounds + 1):
+                    outcome, ran = _round(session, profile, tolerated, coverage, max_examples, max_steps, seed, settings)
+                    examples += ran
+                    if outcome is None:
+                        break
+                    if isinstance(outcome, str):
+                        errors.append(outcome)
+                        break
+                    if failures_dir is not None:
+                        saved = save_finding(outcome, Path(failures_dir), target, kafka_version, seed)
+                        outcome = attrs.evolve(outcome, saved_to=str(saved))
+                    findings.append(outcome)
+                    tolerated.add(outcome.anomaly)
+                    if on_progress is not None:
+                        on_progress(f"round {round_no}: found {outcome.anomaly}")
+        finally:
+            session.close()
+        description = handle.description
+    return BrokerReport(
+        target=target, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
+        findings=tuple(findings), probes=probes, errors=tuple(errors), coverage=tuple(sorted(coverage.items())),
+        duration_s=time.monotonic() - started,
+    )
+
+
+def _round(
+    session: _Session, profile: BrokerProfile, tolerated: set[str], coverage: Counter[str], max_examples: int,
+    max_steps: int, seed: int | None, settings: Settings | None,
+) -> tuple[BrokerFinding | str | None, int]:
+    """One Hypothesis run: (the minimal new finding, an error text, or None if it passed; cases run)."""
+    examples = 0
+    last: list[tuple[BrokerCase, BrokerCaseFailed]] = []
+    base = settings if settings is not None else Settings()
+    run_settings = Settings(
+        base, max_examples=max_examples, deadline=None, report_multiple_bugs=False, database=None,
+        suppress_health_check=[*base.suppress_health_check, HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+    @run_settings
+    @given(broker_cases(profile, max_steps=max_steps))
+    def test(case: BrokerCase) -> None:
+        nonlocal examples
+        examples += 1
+        try:
+            run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic)
+        except WireError:
+            session.reset()
+            raise
+        for step in run.steps:
+            coverage[f"answered {step.actual_error}"] += 1
+        for d in run.divergences:
+            if d.anomaly not in tolerated:
+                err = BrokerCaseFailed(d, run)
+                last[:] = [(case, err)]
+                raise err
+
+    if seed is not None:
+        test = hypothesis.seed(seed)(test)
+    try:
+        test()
+    except BrokerCaseFailed as exc:
+        case, _ = last[0]
+        return BrokerFinding(exc.divergence.anomaly, case, exc.divergence, exc.run.steps, examples), examples
+    except WireError as exc:
+        return f"the broker stopped answering: {exc}", examples
+    except (FlakyFailure, FlakyReplay) as exc:
+        return f"the broker answered the same case differently on replay: {exc}", examples
+    return None, examples
+
+
+def save_finding(finding: BrokerFinding, directory: Path, target: str, kafka_version: str, seed: int | None) -> Path:
+    """Write a finding as a replayable JSON case file; the name is stable for the same case."""
+    body: dict[str, Any] = {
+        "format": "kafka-conformance/broker-case",
+        "version": BROKER_CASE_FORMAT,
+        "target": target,
+        "kafka_version": kafka_version,
+        "anomaly": finding.anomaly,
+        "seed": seed,
+        "case": case_to_json(finding.case),
+        "divergence": attrs.asdict(finding.divergence),
+    }
+    text = json.dumps(body, indent=2, ensure_ascii=False)
+    digest = hashlib.sha256(json.dumps(body["case"], sort_keys=True).encode()).hexdigest()[:10]
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"broker-{finding.anomaly}-{digest}.json"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+@attrs.frozen
+class ReplayResult:
+    path: str
+    target: str
+    status: str
+    """``FIXED`` (the saved anomaly no longer shows), ``FAILED`` (it still does) or ``ERROR``."""
+    anomalies: tuple[str, ...] = ()
+    detail: str = ""
+
+
+def load_broker_case(path: Path) -> tuple[dict[str, Any], BrokerCase]:
+    try:
+        data = read_json_file(path, "kafka-conformance/broker-case", "kafka-conformance broker case file")
+    except ValueError as exc:
+        raise CaseError(str(exc)) from exc
+    if data.get("version") != BROKER_CASE_FORMAT:
+        raise CaseError(f"{path}: broker case format version {data.get('version')!r}; this kit reads {BROKER_CASE_FORMAT}")
+    return data, case_from_json(data.get("case"), f"{path}: case")
+
+
+def replay_broker_case(path: str | Path, *, target: str | None = None, kafka_version: str | None = None) -> ReplayResult:
+    """Re-run one saved case against its target (or ``target``); BrokerTargetError/CaseError for bad input."""
+    data, case = load_broker_case(Path(path))
+    spec = target or str(data.get("target", ""))
+    version = kafka_version or str(data.get("kafka_version", "4.3.0"))
+    profile = _profile(version)
+    with open_broker_target(spec) as handle:
+        try:
+            with WireClient(handle.host, handle.port) as client:
+                run = run_case(client, case, profile, shared_topic=handle.shared_topic)
+        except WireError as exc:
+            return ReplayResult(str(path), spec, "ERROR", detail=str(exc))
+    names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))
+    saved = data.get("anomaly")
+    status = "FAILED" if saved in names else "FIXED"
+    detail = "\n".join(d.describe() for d in run.divergences)
+    return ReplayResult(str(path), spec, status, names, detail)

@@ -1,0 +1,108 @@
+"""The named probe table: fixed crafted scenarios that give each broker its conformance table.
+
+Hypothesis finds divergences; this table *names* the behaviours users ask
+about ("does it deduplicate an older batch inside the window?", "does it fence
+a stale epoch?") and answers each one for a broker in a line.  The expected
+answers are not written here: each probe is run against the reference model of
+the chosen Kafka release exactly as generated cases are, so the table stays
+true for every version the model knows.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
+from kafka_conformance.reference.broker.batches import INT32_MAX
+from kafka_conformance.reference.broker.profile import BrokerProfile
+
+__all__ = ["PROBES", "Probe", "ProbeResult", "run_probes"]
+
+A, U = SlotKind.ALLOCATED, SlotKind.UNALLOCATED
+
+
+@attrs.frozen
+class Probe:
+    name: str
+    question: str
+    case: BrokerCase
+
+
+def _probe(name: str, question: str, *batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,)) -> Probe:
+    return Probe(name, question, BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), name))
+
+
+PROBES: tuple[Probe, ...] = (
+    _probe("in-sequence", "are consecutive batches written at consecutive offsets?", (0, 0, 0, 2), (0, 0, 2, 1), (0, 0, 3, 3)),
+    _probe("duplicate-last", "is a resend of the last batch answered with its original offset, not written again?",
+           (0, 0, 0, 2), (0, 0, 0, 2)),
+    _probe("duplicate-older-in-window", "is a resend of an older batch inside the 5-batch window answered with its own offset?",
+           (0, 0, 0, 1), (0, 0, 1, 2), (0, 0, 3, 1), (0, 0, 0, 1)),
+    _probe("duplicate-outside-window", "is a resend older than the 5-batch window refused?",
+           (0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 2, 1), (0, 0, 3, 1), (0, 0, 4, 1), (0, 0, 5, 1), (0, 0, 0, 1)),
+    _probe("sequence-gap", "is a batch after a sequence gap refused?", (0, 0, 0, 1), (0, 0, 3, 1)),
+    _probe("overlapping-range", "is a batch overlapping the last one (not an exact resend) refused?", (0, 0, 0, 3), (0, 0, 1, 3)),
+    _probe("stale-epoch", "is a batch from an older epoch fenced?", (0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1)),
+    _probe("new-epoch-at-zero", "is a new epoch starting at sequence 0 accepted?", (0, 0, 0, 2), (0, 1, 0, 1)),
+    _probe("new-epoch-nonzero", "is a new epoch starting at a non-zero sequence refused?", (0, 0, 0, 2), (0, 1, 2, 1)),
+    _probe("resend-after-epoch-bump", "is a resend of the previous epoch's batch fenced after a bump?",
+           (0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 0, 1)),
+    _probe("fresh-producer-nonzero", "is a producer with no state accepted at a non-zero first sequence (as Kafka 2.5-4.4 does)?",
+           (0, 0, 7, 1), (0, 0, 8, 1)),
+    _probe("unallocated-producer", "is a producer id the broker never issued treated like any other?", (0, 0, 0, 1), (0, 0, 1, 1),
+           slots=(U,)),
+    _probe("sequence-wraparound", "does the sequence continue from Int.MAX to 0, with duplicates of the wrapping batch detected?",
+           (0, 0, INT32_MAX - 1, 3), (0, 0, 1, 1), (0, 0, INT32_MAX - 1, 3)),
+    _probe("two-producers", "are two producers' sequences kept apart on one partition?",
+           (0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 1, 1), slots=(A, A)),
+    _probe("negative-sequence", "is an idempotent batch with base sequence -1 refused as invalid?", (0, 0, -1, 1)),
+)
+
+
+@attrs.frozen
+class ProbeResult:
+    name: str
+    question: str
+    status: str
+    """``conforms``, ``diverges`` or ``error``."""
+    anomalies: tuple[str, ...] = ()
+    divergences: tuple[BrokerDivergence, ...] = ()
+    error: str = ""
+    run: CaseRun | None = None
+
+    @property
+    def summary(self) -> str:
+        if self.status == "conforms":
+            return "as Kafka"
+        if self.status == "error":
+            return f"error: {self.error}"
+        return ", ".join(self.anomalies)
+
+
+def run_probes(client_factory: type[WireClient] | None, host: str, port: int, profile: BrokerProfile,
+               *, probes: tuple[Probe, ...] = PROBES, shared_topic: str | None = None) -> tuple[ProbeResult, ...]:
+    """Each probe on a fresh topic of the broker at ``host:port``, over one connection (reopened after an error)."""
+    factory = client_factory or WireClient
+    out = []
+    client: WireClient | None = None
+    try:
+        for probe in probes:
+            try:
+                if client is None:
+                    client = factory(host, port)
+                run = run_case(client, probe.case, profile, shared_topic=shared_topic)
+            except WireError as exc:
+                out.append(ProbeResult(probe.name, probe.question, "error", error=str(exc)))
+                if client is not None:
+                    client.close()
+                client = None
+                continue
+            status = "diverges" if run.divergences else "conforms"
+            names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))
+            out.append(ProbeResult(probe.name, probe.question, status, names, run.divergences, run=run))
+    finally:
+        if client is not None:
+            client.close()
+    return tuple(out)

@@ -1,0 +1,175 @@
+"""The result of a broker check as values, and its terminal, JSON and JUnit renderings.
+
+One :class:`BrokerReport` per run: the broker, the Kafka release it was held
+to, each distinct anomaly found with its minimal (shrunk) case, the probe table,
+and anything that stopped the run.  The three renderers are separate functions
+over the same values, so they never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+import attrs
+
+from kafka_conformance.broker.cases import BrokerCase, case_to_json
+from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence, StepRecord
+from kafka_conformance.broker.probes import ProbeResult
+
+__all__ = ["BrokerFinding", "BrokerReport", "render_broker_json", "render_broker_junit", "render_broker_text"]
+
+
+@attrs.frozen
+class BrokerFinding:
+    """One anomaly, shown by the smallest case Hypothesis could shrink it to."""
+
+    anomaly: str
+    case: BrokerCase
+    divergence: BrokerDivergence
+    steps: tuple[StepRecord, ...]
+    examples: int
+    """Cases run in the round that found it."""
+    saved_to: str | None = None
+
+
+@attrs.frozen
+class BrokerReport:
+    target: str
+    broker: str
+    """What ran, e.g. ``tansu 0.1.2 (Tansu 0.6.0) at 127.0.0.1:40123``."""
+    kafka_version: str
+    seed: int | None
+    examples: int
+    findings: tuple[BrokerFinding, ...] = ()
+    probes: tuple[ProbeResult, ...] = ()
+    errors: tuple[str, ...] = ()
+    """Why (part of) the run could not be completed: the broker stopped answering, ..."""
+    coverage: tuple[tuple[str, int], ...] = ()
+    duration_s: float = 0.0
+
+    @property
+    def anomalies(self) -> tuple[str, ...]:
+        names = [f.anomaly for f in self.findings]
+        names += [a for p in self.probes for a in p.anomalies]
+        return tuple(dict.fromkeys(names))
+
+    @property
+    def verdict(self) -> str:
+        if self.anomalies:
+            return "diverges"
+        if self.errors or any(p.status == "error" for p in self.probes):
+            return "error"
+        return "conforms"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.verdict == "conforms" else 1
+
+
+def render_broker_text(report: BrokerReport) -> str:
+    lines = [
+        f"broker check: {report.target} ({report.broker})",
+        f"held to: Apache Kafka {report.kafka_version}; seed {report.seed}; {report.examples} generated cases; {report.duration_s:.1f}s",
+    ]
+    if report.probes:
+        lines.append("")
+        lines.append("conformance table:")
+        width = max(len(p.name) for p in report.probes)
+        for p in report.probes:
+            mark = {"conforms": "ok  ", "diverges": "DIFF", "error": "ERR "}[p.status]
+            lines.append(f"  {mark} {p.name:<{width}}  {p.summary}")
+    for f in report.findings:
+        lines.append("")
+        lines.append(f"FOUND {f.anomaly}: {BROKER_ANOMALIES.get(f.anomaly, '')}")
+        lines.append("  minimal case:")
+        lines += [f"    {line}" for line in f.case.describe().splitlines()]
+        lines += [f"  {line}" for line in f.divergence.describe().splitlines()]
+        if f.saved_to:
+            lines.append(f"  saved: {f.saved_to}")
+    for e in report.errors:
+        lines.append("")
+        lines.append(f"ERROR {e}")
+    if report.coverage:
+        lines.append("")
+        lines.append("exercised: " + ", ".join(f"{k} x{v}" for k, v in report.coverage))
+    lines.append("")
+    found = ", ".join(report.anomalies) or "none"
+    lines.append(f"verdict: {report.verdict} (anomalies: {found})")
+    return "\n".join(lines) + "\n"
+
+
+def _divergence_json(d: BrokerDivergence) -> dict[str, Any]:
+    return attrs.asdict(d)
+
+
+def report_to_json(report: BrokerReport) -> dict[str, Any]:
+    return {
+        "format": "kafka-conformance/broker-report",
+        "target": report.target,
+        "broker": report.broker,
+        "kafka_version": report.kafka_version,
+        "seed": report.seed,
+        "examples": report.examples,
+        "verdict": report.verdict,
+        "anomalies": list(report.anomalies),
+        "findings": [
+            {
+                "anomaly": f.anomaly,
+                "case": case_to_json(f.case),
+                "divergence": _divergence_json(f.divergence),
+                "steps": [attrs.asdict(s) for s in f.steps],
+                "examples": f.examples,
+                "saved_to": f.saved_to,
+            }
+            for f in report.findings
+        ],
+        "probes": [
+            {
+                "name": p.name,
+                "question": p.question,
+                "status": p.status,
+                "anomalies": list(p.anomalies),
+                "divergences": [_divergence_json(d) for d in p.divergences],
+                "error": p.error or None,
+            }
+            for p in report.probes
+        ],
+        "errors": list(report.errors),
+        "coverage": dict(report.coverage),
+        "duration_s": round(report.duration_s, 3),
+    }
+
+
+def render_broker_json(report: BrokerReport) -> str:
+    return json.dumps(report_to_json(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_broker_junit(report: BrokerReport) -> str:
+    """One testcase per probe plus one per finding (``<failure type=ANOMALY>``) and per error."""
+    cases = []
+    for p in report.probes:
+        body = ""
+        if p.status == "diverges":
+            text = "\n".join(d.describe() for d in p.divergences)
+            body = f"<failure type={quoteattr(p.anomalies[0])} message={quoteattr(p.summary)}>{escape(text)}</failure>"
+        elif p.status == "error":
+            body = f"<error type=\"broker-error\" message={quoteattr(p.error)}/>"
+        cases.append(f'  <testcase classname="broker.probes" name={quoteattr(p.name)}>{body}</testcase>')
+    for f in report.findings:
+        text = f.case.describe() + "\n" + f.divergence.describe()
+        cases.append(
+            f'  <testcase classname="broker.generated" name={quoteattr(f.anomaly)}>'
+            f"<failure type={quoteattr(f.anomaly)} message={quoteattr(BROKER_ANOMALIES.get(f.anomaly, f.anomaly))}>"
+            f"{escape(text)}</failure></testcase>"
+        )
+    if not report.findings and not report.errors:
+        cases.append(f'  <testcase classname="broker.generated" name="generated-cases ({report.examples})"></testcase>')
+    for e in report.errors:
+        cases.append(f'  <testcase classname="broker.generated" name="run"><error type="broker-error" message={quoteattr(e)}/></testcase>')
+    failures = sum(1 for p in report.probes if p.status == "diverges") + len(report.findings)
+    errors = sum(1 for p in report.probes if p.status == "error") + len(report.errors)
+    head = (f'<testsuite name={quoteattr("kafka-conformance broker " + report.target)} tests="{len(cases)}" '
+            f'failures="{failures}" errors="{errors}" time="{report.duration_s:.3f}">')
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + head + "\n" + "\n".join(cases) + "\n</testsuite>\n"

@@ -1,0 +1,106 @@
+"""Hypothesis strategies of crafted produce sequences aimed at the broker's producer-state rules.
+
+A case is drawn as a list of *moves* (continue, resend an earlier batch, leave a
+gap, overlap, bump the epoch, go back to an older epoch, ...) interpreted
+against the reference model as it is drawn, so every move lands where it is
+meant to: "resend the 3rd newest batch" is always an exact resend, "continue"
+always starts at the sequence Kafka expects.  Hypothesis shrinks the moves; the
+materialised case is recomputed from them, so a shrunk case is still a case of
+the same shape.  Reaching each branch is counted with ``hypothesis.event`` (the
+vacuity guard: a run that never sent a stale epoch says so).
+
+The drawn :class:`~kafka_conformance.broker.cases.BrokerCase` holds concrete
+batches only, so it is replayable without this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import event
+from hypothesis import strategies as st
+
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
+from kafka_conformance.reference.broker.partition_log import PartitionLog
+from kafka_conformance.reference.broker.profile import BrokerProfile
+
+__all__ = ["MOVES", "broker_cases"]
+
+MOVES = ("next", "resend", "gap", "overlap", "bump-epoch", "bump-epoch-nonzero", "stale-epoch", "negative-sequence")
+"""What a step can do; each is a branch of the broker's checks (facts file §1.3)."""
+
+_FIRST_SEQUENCES = st.one_of(
+    st.just(0),
+    st.integers(1, 20),
+    st.integers(0, 5).map(lambda k: INT32_MAX - k),  # wraparound within a few batches
+)
+
+
+class _Sent:
+    """What the case has sent so far per slot (the producer's own view)."""
+
+    def __init__(self, slots: int) -> None:
+        self.history: list[list[CraftedBatch]] = [[] for _ in range(slots)]
+
+
+def _next_sequence(log: PartitionLog, pid: int, epoch: int, first: int) -> int:
+    entry = log.producers.get(pid)
+    if entry is None or entry.epoch != epoch or not entry.batches:
+        return first if entry is None else 0
+    return increment_sequence(entry.last_seq, 1)
+
+
+def _epoch(log: PartitionLog, pid: int) -> int:
+    entry = log.producers.get(pid)
+    return 0 if entry is None or entry.epoch < 0 else entry.epoch
+
+
+@st.composite
+def broker_cases(draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unallocated: bool = True) -> BrokerCase:
+    """Cases of 1..``max_steps`` batches from one or two producers, built move by move against the model."""
+    kinds = [SlotKind.ALLOCATED]
+    if draw(st.booleans()):
+        kinds.append(draw(st.sampled_from([SlotKind.ALLOCATED, SlotKind.UNALLOCATED] if unallocated else [SlotKind.ALLOCATED])))
+    firsts = [draw(_FIRST_SEQUENCES) for _ in kinds]
+    pids = list(range(1, len(kinds) + 1))  # stand-ins: the model only needs them distinct
+    log = PartitionLog(profile)
+    sent = _Sent(len(kinds))
+    batches: list[CraftedBatch] = []
+    for _ in range(draw(st.integers(1, max_steps))):
+        slot = draw(st.integers(0, len(kinds) - 1))
+        pid = pids[slot]
+        move = draw(st.sampled_from(MOVES))
+        records = draw(st.integers(1, 3))
+        epoch = _epoch(log, pid)
+        nxt = _next_sequence(log, pid, epoch, firsts[slot])
+        history = sent.history[slot]
+        if move == "resend" and history:
+            back = draw(st.integers(1, min(len(history), 8)))
+            crafted = history[-back]
+            event(f"resend: {'inside' if back <= profile.window_size else 'outside'} the window")
+        elif move == "gap":
+            crafted = CraftedBatch(slot, epoch, increment_sequence(nxt, draw(st.integers(1, 5))), records)
+        elif move == "overlap" and history:
+            base = history[-1]
+            shift = draw(st.integers(0, base.records))
+            crafted = CraftedBatch(slot, base.epoch, increment_sequence(base.base_sequence, shift), records + (1 if shift == 0 else 0))
+        elif move == "bump-epoch" and epoch < INT16_MAX:
+            crafted = CraftedBatch(slot, epoch + 1, 0, records)
+        elif move == "bump-epoch-nonzero" and epoch < INT16_MAX:
+            crafted = CraftedBatch(slot, epoch + 1, draw(st.integers(1, 5)), records)
+        elif move == "stale-epoch" and epoch > 0:
+            crafted = CraftedBatch(slot, epoch - 1, nxt, records)
+        elif move == "negative-sequence":
+            crafted = CraftedBatch(slot, epoch, -1, records)
+        else:
+            move = "next"
+            crafted = CraftedBatch(slot, epoch, nxt, records)
+        event(f"move: {move}")
+        batches.append(crafted)
+        history.append(crafted)
+        answer = log.append_client(ProducerBatch(pid, crafted.epoch, crafted.base_sequence, [f"v{i}" for i in range(crafted.records)]))
+        event(f"model: {answer.error.name}{' (duplicate)' if answer.is_success and not answer.appended else ''}")
+        if crafted.base_sequence + crafted.records - 1 > INT32_MAX and answer.appended:
+            event("model: a batch spanning the sequence wrap was written")
+    return BrokerCase(tuple(kinds), tuple(batches))

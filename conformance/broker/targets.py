@@ -1,0 +1,132 @@
+"""Broker target specs: which broker a broker check runs against, and how it is started and stopped.
+
+Grammar:
+
+* ``tansu`` | ``noida`` | ``rdkafka-mock`` — a real broker from a PyPI wheel,
+  started by the kit on a free 127.0.0.1 port for the whole run and stopped at
+  its end (``adapters/brokers/launchers.py``);
+* ``bootstrap:HOST:PORT`` — a broker the user already runs (never started or
+  stopped by the kit; each case creates its own topic there);
+* ``test-broker[:KAFKA_VERSION]`` — the kit's Python test broker, a cluster in
+  one process governed by the reference model, when that module is installed.
+
+New kinds plug in with one entry in :data:`BROKER_TARGETS`: a function of the
+spec's argument (or None) returning a context manager that yields an object
+with ``host``, ``port`` and ``describe()``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+import attrs
+
+from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
+from kafka_conformance.reference.releases import KafkaVersion
+
+__all__ = [
+    "BROKER_TARGETS",
+    "BrokerHandle",
+    "BrokerTargetError",
+    "broker_targets_table",
+    "open_broker_target",
+    "parse_broker_target",
+]
+
+
+class BrokerTargetError(ValueError):
+    """An unknown or unusable broker target (the CLI's exit code 2); says what to install if that is why."""
+
+
+@attrs.frozen
+class BrokerHandle:
+    """Where a started (or external) broker listens, for the length of a run."""
+
+    spec: str
+    host: str
+    port: int
+    description: str
+    shared_topic: str | None = None
+    """Set for brokers that serve one fixed topic: cases share its partition 0 (see ``run_case``)."""
+
+    @property
+    def bootstrap(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+@contextlib.contextmanager
+def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
+    spec = name if arg is None else f"{name}:{arg}"
+    if arg is not None and name != "bootstrap":
+        raise BrokerTargetError(f"broker target {name!r} takes no argument (got {spec!r})")
+    with contextlib.ExitStack() as stack:
+        try:
+            broker = stack.enter_context(start_broker(spec))
+        except (BrokerUnavailable, ValueError) as exc:
+            raise BrokerTargetError(str(exc)) from exc
+        yield BrokerHandle(spec, broker.host, broker.port, broker.describe())
+
+
+@contextlib.contextmanager
+def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
+    """The in-process Python test broker (``adapters/brokers/test_broker.py``), when present."""
+    if importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is None:
+        raise BrokerTargetError("test-broker: the Python test broker (kafka_conformance.adapters.brokers.test_broker) is not in this build")
+    module: Any = importlib.import_module("kafka_conformance.adapters.brokers.test_broker")
+    version = arg or "4.3.0"
+    try:
+        KafkaVersion.parse(version)
+    except ValueError as exc:
+        raise BrokerTargetError(f"test-broker:{version}: {exc}") from exc
+    with module.TestCluster(kafka_version=version) as cluster:
+        host, _, port = str(cluster.bootstrap).split(",")[0].rpartition(":")
+        description = f"Python test broker (Kafka {version} model) at {cluster.bootstrap}"
+        yield BrokerHandle(f"test-broker:{version}", host, int(port), description, str(cluster.model.spec.topic))
+
+
+BROKER_TARGETS: dict[str, Callable[[str, str | None], AbstractContextManager[BrokerHandle]]] = {
+    "tansu": _real,
+    "noida": _real,
+    "rdkafka-mock": _real,
+    "bootstrap": _real,
+    "test-broker": _test_broker,
+}
+
+
+def parse_broker_target(spec: str) -> tuple[str, str | None]:
+    """(kind, argument) of a spec; a BrokerTargetError naming the known kinds if it is unknown."""
+    name, sep, arg = spec.strip().partition(":")
+    if name not in BROKER_TARGETS:
+        known = "tansu, noida, rdkafka-mock, bootstrap:HOST:PORT, test-broker[:VERSION]"
+        raise BrokerTargetError(f"unknown broker target {spec!r}; known: {known}")
+    if name == "bootstrap" and not sep:
+        raise BrokerTargetError("bootstrap needs an address: bootstrap:HOST:PORT")
+    return name, (arg if sep else None)
+
+
+@contextlib.contextmanager
+def open_broker_target(spec: str) -> Iterator[BrokerHandle]:
+    """Start (or reach) the broker named by ``spec`` for the block; stopped when the block ends."""
+    name, arg = parse_broker_target(spec)
+    with contextlib.ExitStack() as stack:
+        try:
+            handle = stack.enter_context(BROKER_TARGETS[name](name, arg))
+        except BrokerStartError as exc:
+            raise BrokerTargetError(f"broker target {spec!r} did not start: {exc}") from exc
+        yield handle
+
+
+def broker_targets_table() -> list[tuple[str, str, bool]]:
+    """(spec, what it is or why it cannot run, runnable here) for listings."""
+    out = []
+    for name, avail in available().items():
+        out.append((name, avail.reason if avail.ok else f"{avail.reason}", avail.ok))
+    out.append(("bootstrap:HOST:PORT", "a broker you already run", True))
+    present = importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is not None
+    what = "the kit's Python test broker" if present else "the Python test broker is not in this build"
+    out.append(("test-broker[:VERSION]", what, present))
+    return out

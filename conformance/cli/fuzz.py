@@ -1,0 +1,121 @@
+"""``kafka-conformance fuzz``: many generated cases against a target, on Spark or in
+this process, every case accounted for, each distinct failure shrunk and saved.
+
+Exit codes: 0 every case passed, 1 a failure (or an accounting mismatch), 2
+usage or configuration error.  Heavy imports happen inside :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_arguments", "run"]
+
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None = "local[*]") -> None:
+    parser.add_argument("--suite", default="authorizer", help="which suite's cases to run (default: %(default)s)")
+    parser.add_argument("--target", required=True, help="target spec, e.g. reference or python:pkg.mod:factory")
+    parser.add_argument("--cases", type=_positive, help="how many cases to generate (not with --corpus)")
+    parser.add_argument("--corpus", type=Path, help="run the cases of this corpus instead of generating them")
+    parser.add_argument("--seed", type=int, default=0, help="generation seed (default: %(default)s)")
+    parser.add_argument("--shard-size", type=_positive, default=1000,
+                        help="cases per shard, the unit of retry and resume (default: %(default)s)")
+    parser.add_argument("--kafka-version", help="Kafka release whose semantics to check against")
+    parser.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer or AclAuthorizer")
+    parser.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
+    parser.add_argument("--master", default=master_default,
+                        help="Spark master URL: local[*] (default), local[N], spark://HOST:PORT")
+    parser.add_argument("--no-spark", action="store_true", help="run every shard in this process, without Spark")
+    parser.add_argument("--partitions", type=_positive,
+                        help="Spark partitions, each opens the target once (default: 4 per core, at most one per shard)")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="run directory: verdicts, failures, summary; a compatible earlier run there is resumed")
+    parser.add_argument("--report-json", type=Path, help="also write the summary as JSON here")
+    parser.add_argument("--report-md", type=Path, help="also write the summary as Markdown here")
+
+
+def _progress(done: int, total: int) -> None:
+    if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
+        print(f"\r[{done}/{total} shards]\033[K", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def _error(message: str) -> int:
+    print(f"kafka-conformance: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = None) -> int:
+    from kafka_conformance.corpora.campaign import run_campaign
+    from kafka_conformance.corpora.fuzz import AccountingError, FuzzSpec
+    from kafka_conformance.corpora.generate import CorpusSpec, load_corpus
+    from kafka_conformance.corpora.suites.registry import get_suite
+    from kafka_conformance.corpora.summary import to_json, to_markdown, to_text
+
+    try:
+        if args.corpus is not None:
+            if args.cases is not None:
+                return _error("--cases and --corpus exclude each other: a corpus has its own cases")
+            cases = load_corpus(args.corpus)
+            suite = get_suite(cases.suite)
+            mine = suite.generation_settings(target=args.target, kafka_version=cases.settings_map.get("kafka_version"),
+                                             flavour=cases.settings_map.get("flavour"), mode=cases.settings_map.get("mode", ""))
+            if mine != cases.settings_map:
+                differ = ", ".join(f"{k}={cases.settings_map.get(k)!r} in the corpus, {v!r} for the target"
+                                   for k, v in mine.items() if cases.settings_map.get(k) != v)
+                return _error(f"{args.corpus} was generated for other capabilities than {args.target!r} declares: {differ}")
+            corpus_dir: str | None = str(args.corpus.resolve())
+        else:
+            if args.cases is None:
+                return _error("give --cases N (or --corpus DIR)")
+            suite = get_suite(args.suite)
+            settings = suite.generation_settings(target=args.target, kafka_version=args.kafka_version,
+                                                 flavour=args.flavour, mode=args.mode)
+            cases = CorpusSpec(args.suite, args.seed, args.cases, args.shard_size, tuple(sorted(settings.items())))
+            corpus_dir = None
+        # Absolute paths: executors do not share the driver's working directory.
+        spec = FuzzSpec(str(args.out.resolve()), args.target, cases, corpus_dir)
+        spark = None
+        if spark_factory is not None:
+            spark = spark_factory()
+        elif not args.no_spark:
+            try:
+                import pyspark  # noqa: F401
+            except ImportError:
+                return _error("pyspark is not installed: pip install 'kafka-conformance[spark]', or use --no-spark")
+        try:
+            summary = run_campaign(spec, master=None if args.no_spark else args.master,
+                                   partitions=args.partitions, progress=_progress, spark=spark)
+        finally:
+            if spark is not None:
+                spark.stop()
+    except AccountingError as exc:
+        print(f"kafka-conformance: ACCOUNTING MISMATCH: {exc}", file=sys.stderr)
+        return EXIT_DIVERGED
+    except ValueError as exc:
+        return _error(str(exc))
+    print(to_text(summary))
+    for path, text in ((args.report_json, to_json(summary) + "\n"), (args.report_md, to_markdown(summary))):
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                return _error(f"cannot write {path}: {exc.strerror}")
+    return summary.exit_code

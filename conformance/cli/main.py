@@ -1,0 +1,406 @@
+"""The ``kafka-conformance`` command: a thin wrapper over the library.
+
+Exit codes: 0 the target conforms; 1 a divergence was found (or the target
+could not answer); 2 usage or configuration error (bad arguments, unusable
+target, unreadable file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kafka_conformance import __version__
+
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the user; printed and turned into exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kafka-conformance",
+        description="Check Kafka ACL authorizers, idempotent producers and brokers against Apache Kafka's semantics.",
+        epilog="Exit codes: 0 conforms, 1 divergence found, 2 usage or configuration error.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="run a conformance suite against a target")
+    check_sub = check.add_subparsers(dest="suite", required=True)
+    auth = check_sub.add_parser("authorizer", help="the ACL authorizer suite")
+    auth.add_argument("--target", required=True, help="target spec, e.g. reference or python:pkg.mod:factory")
+    auth.add_argument("--kafka-version", help="Kafka release whose semantics to check against")
+    auth.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer (KRaft) or AclAuthorizer (ZooKeeper)")
+    auth.add_argument("--max-examples", type=_positive, help="Hypothesis examples per property")
+    auth.add_argument("--seed", type=int, help="seed for a reproducible run")
+    auth.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
+    auth.add_argument("--property", action="append", dest="properties", help="run only this property (repeatable)")
+    auth.add_argument("--report-json", type=Path, help="write the report as JSON")
+    auth.add_argument("--junit-xml", type=Path, help="write the report as JUnit XML")
+    auth.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures"),
+                      help="where minimal counterexamples are saved (default: %(default)s)")
+
+    from kafka_conformance.cli import broker as cli_broker
+    from kafka_conformance.cli import corpus as cli_corpus
+    from kafka_conformance.cli import fuzz as cli_fuzz
+    from kafka_conformance.cli import producer as cli_producer
+
+    cli_producer.add_arguments(check_sub.add_parser("producer", help="a real producer client under failure traces"))
+    cli_producer.add_matrix_arguments(
+        check_sub.add_parser("matrix", help="the trace table on every installed client x broker: which guarantees hold")
+    )
+    cli_broker.add_arguments(check_sub.add_parser("broker", help="a broker's produce path against the reference, by crafted requests"))
+    cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
+    cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
+
+    replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
+    replay.add_argument("files", nargs="+", type=Path)
+    replay.add_argument("--target", help="run against this target (producer cases: this client) instead of the saved one")
+
+    explain = sub.add_parser("explain", help="answer one request against an ACL file, with the reason")
+    explain.add_argument("acls", type=Path, help="ACL file: kafka-acls --list text, JSON or YAML")
+    explain.add_argument("--principal", required=True, help="e.g. User:alice")
+    explain.add_argument("--host", default="127.0.0.1", help="client address as Java renders it")
+    explain.add_argument("--operation", required=True, help="e.g. READ, Write, DescribeConfigs")
+    explain.add_argument("--resource-type", required=True, help="TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID, ...")
+    explain.add_argument("--name", help="resource name (omit with --by-type)")
+    explain.add_argument("--by-type", action="store_true", help="ask authorizeByResourceType instead")
+    explain.add_argument("--variant", choices=["default", "acl", "truth"], help="by-type semantics (default: the flavour's)")
+    explain.add_argument("--kafka-version")
+    explain.add_argument("--flavour", choices=["standard", "acl"], default="standard")
+    explain.add_argument("--super-users", help="raw super.users value, overrides the file's config")
+    explain.add_argument("--allow-everyone", help="raw allow.everyone.if.no.acl.found value")
+
+    cfg = sub.add_parser("explain-config", help="what a producer configuration really does on a given version")
+    cfg.add_argument("settings", nargs="*", metavar="KEY=VALUE", help="producer properties, e.g. acks=1")
+    cfg.add_argument("--properties", type=Path, help="a Java .properties file to read first")
+    cfg.add_argument("--client", choices=["java", "console", "librdkafka"], default="java")
+    cfg.add_argument("--kafka-version", help="Kafka release (librdkafka release for --client librdkafka); default newest")
+    cfg.add_argument("--profile", choices=["shipped", "tristate"], default="shipped",
+                     help="tristate: the never-shipped off/required/requested enable.idempotence proposal")
+
+    fmt = sub.add_parser("explain-format", help="KIP-98's space comparison against the v2 format that shipped")
+    fmt.add_argument("--key-size", type=_size, default=100, help="key bytes, -1 for a null key (default: %(default)s)")
+    fmt.add_argument("--value-size", type=_size, default=1024, help="value bytes (default: %(default)s)")
+    fmt.add_argument("--records", type=_counts, default=(1, 3, 10, 50, 100), help="batch sizes, comma-separated (default: 1,3,10,50,100)")
+
+    sub.add_parser("targets", help="list the built-in targets and whether each can run here")
+    return parser
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes, got {text!r}") from None
+    if value < -1:
+        raise argparse.ArgumentTypeError(f"a size is -1 (null) or more, got {value}")
+    return value
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated record counts, got {text!r}") from None
+    if not counts or min(counts) < 1 or max(counts) > 100_000:
+        raise argparse.ArgumentTypeError(f"record counts must be 1..100000, got {text!r}")
+    return counts
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except UsageError as exc:
+        print(f"kafka-conformance: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        if "kafka_conformance.authorizer.targets" in sys.modules:
+            sys.modules["kafka_conformance.authorizer.targets"].close_targets()
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        if args.suite == "producer":
+            from kafka_conformance.cli import producer as cli_producer
+
+            return cli_producer.run(args)
+        if args.suite == "matrix":
+            from kafka_conformance.cli import producer as cli_producer
+
+            return cli_producer.run_matrix_command(args)
+        if args.suite == "broker":
+            from kafka_conformance.cli import broker as cli_broker
+
+            return cli_broker.run(args)
+        return _check(args)
+    if args.command == "corpus":
+        from kafka_conformance.cli import corpus as cli_corpus
+
+        return cli_corpus.run(args)
+    if args.command == "fuzz":
+        from kafka_conformance.cli import fuzz as cli_fuzz
+
+        return cli_fuzz.run(args)
+    if args.command == "replay":
+        return _replay(args)
+    if args.command == "explain":
+        return _explain(args)
+    if args.command == "explain-config":
+        return _explain_config(args)
+    if args.command == "explain-format":
+        return _explain_format(args)
+    return _targets()
+
+
+def _explain_format(args: argparse.Namespace) -> int:
+    from kafka_conformance.format_report import render_kip98
+    from kafka_conformance.reference.message_format import kip98_table
+
+    rows = kip98_table(args.records, args.key_size, args.value_size)
+    sys.stdout.write(render_kip98(rows, key_size=args.key_size, value_size=args.value_size))
+    return EXIT_OK
+
+
+def _progress_enabled() -> bool:
+    return sys.stderr.isatty() and "NO_COLOR" not in os.environ
+
+
+def _check(args: argparse.Namespace) -> int:
+    from kafka_conformance.authorizer.check import check_authorizer
+    from kafka_conformance.authorizer.render import dumps_json, to_junit_xml, to_text
+    from kafka_conformance.authorizer.targets import TargetError
+
+    try:
+        report = check_authorizer(
+            args.target,
+            kafka_version=args.kafka_version,
+            flavour=args.flavour,
+            max_examples=args.max_examples,
+            seed=args.seed,
+            mode=args.mode,
+            properties=args.properties,
+            failures_dir=args.failures_dir,
+            on_result=_print_progress if _progress_enabled() else None,
+        )
+    except TargetError as exc:
+        raise UsageError(str(exc)) from exc
+    print(to_text(report))
+    _write(args.report_json, dumps_json(report))
+    _write(args.junit_xml, to_junit_xml(report))
+    return report.exit_code
+
+
+def _print_progress(name: str, status: str, done: int, total: int) -> None:
+    print(f"\r[{done}/{total}] {name}: {status}\033[K", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def _write(path: Path | None, text: str) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from kafka_conformance.authorizer.check import run_property_once
+    from kafka_conformance.authorizer.render import describe_scenario
+    from kafka_conformance.authorizer.saved import load_case
+    from kafka_conformance.authorizer.targets import TargetError, resolve_target
+
+    worst = EXIT_OK
+    for path in args.files:
+        kind = _case_kind(path)
+        if kind == "producer":
+            worst = max(worst, _replay_producer(path, args.target))
+            continue
+        if kind == "broker":
+            from kafka_conformance.cli import broker as cli_broker
+
+            worst = max(worst, cli_broker.replay([path], args.target))
+            continue
+        try:
+            case = load_case(path)
+            target = resolve_target(
+                args.target or case.target, kafka_version=case.kafka_version, flavour=case.flavour
+            )
+            result = run_property_once(case.property, target, case.scenario)
+        except (ValueError, TargetError) as exc:
+            print(f"ERROR  {path}: {exc}")
+            worst = EXIT_USAGE
+            continue
+        label = {"passed": "FIXED", "failed": "FAILED", "error": "ERROR"}[result.status.value]
+        print(f"{label:6} {path} [{case.property}, was {case.anomaly}]")
+        if result.counterexample is not None:
+            cx = result.counterexample
+            for line in describe_scenario(cx.scenario):
+                print(f"       {line}")
+            if cx.divergence is not None:
+                print(f"       {cx.divergence.question}: expected {cx.divergence.expected}, got {cx.divergence.actual}")
+                print(f"       why: {cx.divergence.explanation}")
+            if cx.adapter_error:
+                print(f"       {cx.adapter_error}")
+            worst = max(worst, EXIT_DIVERGED) if worst != EXIT_USAGE else worst
+    return worst
+
+
+def _case_kind(path: Path) -> str:
+    """Which suite saved a case file ("authorizer" when unreadable: its loader names the problem)."""
+    from kafka_conformance.casefiles import case_format
+
+    return {"kafka-conformance/producer-case": "producer", "kafka-conformance/broker-case": "broker"}.get(
+        case_format(path) or "", "authorizer"
+    )
+
+
+def _replay_producer(path: Path, client: str | None) -> int:
+    from kafka_conformance.producer.render import describe_run
+    from kafka_conformance.producer.saved import replay_producer
+
+    try:
+        result = replay_producer(path, client=client)
+    except ValueError as exc:
+        print(f"ERROR  {path}: {exc}")
+        return EXIT_USAGE
+    print(f"{result.label:6} {path} [{result.case.client} on {result.case.broker}, was {', '.join(result.case.anomalies)}]")
+    if result.result is not None:
+        for line in describe_run(result.result, with_trace=False)[1:]:
+            print(f"       {line}")
+    return result.exit_code
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from kafka_conformance.reference import (
+        AclOperation,
+        AclValueError,
+        Action,
+        ByTypeVariant,
+        ConfigError,
+        ReferenceAuthorizer,
+        RequestContext,
+        ResourcePattern,
+        ResourceType,
+        parse_principal,
+        profile_for,
+    )
+    from kafka_conformance.reference.aclfiles.load import load_acls
+    from kafka_conformance.reference.errors import AclFileError
+
+    try:
+        default_version = "4.3.0" if args.flavour == "standard" else "3.9.0"
+        profile = profile_for(args.kafka_version or default_version, args.flavour)
+        acl_file = load_acls(args.acls)
+        props = dict(acl_file.config)
+        if args.super_users is not None:
+            props["super.users"] = args.super_users
+        if args.allow_everyone is not None:
+            props["allow.everyone.if.no.acl.found"] = args.allow_everyone
+        authorizer = ReferenceAuthorizer(profile)
+        authorizer.configure(props)
+        authorizer.load_snapshot({f"acl-{n}": b for n, b in enumerate(acl_file.bindings)})
+        authorizer.complete_initial_load()
+        context = RequestContext(parse_principal(args.principal), args.host)
+        operation = AclOperation.parse(args.operation, field="--operation")
+        rtype = ResourceType.parse(args.resource_type, field="--resource-type")
+        if args.by_type:
+            variant = ByTypeVariant.parse(args.variant) if args.variant else None
+            decision = authorizer.authorize_by_resource_type(context, operation, rtype, variant)
+            question = f"{context}: {operation.name} on any {rtype.name}"
+        else:
+            if args.name is None:
+                raise UsageError("--name is required unless --by-type is given")
+            action = Action(operation, ResourcePattern(rtype, args.name))
+            decision = authorizer.authorize_one(context, action)
+            question = f"{context}: {action}"
+    except (AclValueError, ConfigError, AclFileError) as exc:
+        raise UsageError(str(exc)) from exc
+    print(f"{question} [{profile}]")
+    print(decision.explain())
+    return EXIT_OK
+
+
+def _read_properties(path: Path) -> dict[str, str]:
+    """Java .properties, the common subset: key=value or key: value, # and ! comments."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    props = {}
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text[0] in "#!":
+            continue
+        key, sep, value = (text.partition("=") if "=" in text else text.partition(":"))
+        if not sep or not key.strip():
+            raise UsageError(f"{path}:{number}: expected key=value, got {line!r}")
+        props[key.strip()] = value.strip()
+    return props
+
+
+def _explain_config(args: argparse.Namespace) -> int:
+    from kafka_conformance.reference.errors import AclValueError, ConfigError
+    from kafka_conformance.reference.producer.config import IdempotenceProfile, explain_config
+    from kafka_conformance.reference.producer.config_values import render_effective_config
+
+    props = _read_properties(args.properties) if args.properties else {}
+    for item in args.settings:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"expected KEY=VALUE, got {item!r}")
+        props[key] = value
+    try:
+        effective = explain_config(props, client=args.client, version=args.kafka_version,
+                                   profile=IdempotenceProfile(args.profile))
+    except ConfigError as exc:
+        # Kafka itself refuses this configuration: that is the answer, with the keys named.
+        print(f"the producer refuses this configuration: {exc}")
+        return EXIT_USAGE
+    except AclValueError as exc:
+        raise UsageError(str(exc)) from exc
+    print(render_effective_config(effective))
+    return EXIT_OK
+
+
+def _targets() -> int:
+    from kafka_conformance.authorizer.targets import builtin_targets
+    from kafka_conformance.broker.targets import broker_targets_table
+    from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
+
+    print("authorizers (check authorizer --target)")
+    for name, description, runnable in builtin_targets():
+        print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
+    print("  python:MODULE:FACTORY                  yes  any Python object implementing the protocol")
+    print("producer clients (check producer --client)")
+    for name in REAL_CLIENTS:
+        try:
+            resolve_client(name)
+            print(f"  {name:38} yes  the real client, run against the test broker or a real broker")
+        except ClientSpecError as exc:
+            print(f"  {name:38} no   {exc}")
+    print(f"  {MODEL:32} yes  the reference producer against the reference cluster (simulated time)")
+    print("brokers (check broker --target, check producer --broker)")
+    for name, description, runnable in broker_targets_table():
+        print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+

@@ -1,0 +1,146 @@
+"""``kafka-conformance check producer`` and ``kafka-conformance check matrix``.
+
+``check producer --client SPEC`` runs Hypothesis-generated failure traces (and,
+with ``--table``, every row of the trace table) through one real producer
+client against a broker and reports what is attributed to the client.
+``check matrix`` runs the trace table on every real client installed here
+against every broker named, and prints one table of which guarantees hold
+under which traces.
+
+Exit codes: 0 nothing attributed to the client (matrix: to any client or
+broker); 1 a violation (or a run crashed); 2 usage or configuration error: an
+unknown or uninstalled client (the message names the extra
+``kafka-conformance[clients]``), an unknown broker, a trace setting the client
+cannot express.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["add_arguments", "add_matrix_arguments", "run", "run_matrix_command"]
+
+EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+DEFAULT_FAILURES = Path("kafka-conformance-failures")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--client", required=True,
+                        help="kafka-python, aiokafka, confluent-kafka, java (Kafka's own KafkaProducer), or model")
+    parser.add_argument("--broker", default="test-broker",
+                        help="test-broker[:VERSION] (default), or a real broker: tansu, noida, rdkafka-mock")
+    parser.add_argument("--kafka-version", default="4.3.0", help="Kafka release whose semantics the test broker models")
+    parser.add_argument("--max-examples", type=_positive, default=15, help="generated traces, each one real run (default %(default)s)")
+    parser.add_argument("--seed", type=int, help="seed for a reproducible choice of traces")
+    parser.add_argument("--table", action="store_true", help="also run every row of the trace table")
+    parser.add_argument("--json", type=Path, help="write the report as JSON")
+    parser.add_argument("--junit", type=Path, help="write the report as JUnit XML")
+    parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES,
+                        help="where violating traces are saved for replay (default: %(default)s)")
+
+
+def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--client", action="append", dest="clients",
+                        help="a client to include (repeatable; default every real client installed here)")
+    parser.add_argument("--broker", action="append", dest="brokers",
+                        help="a broker to include (repeatable; default test-broker)")
+    parser.add_argument("--row", action="append", dest="rows", help="only this trace table row, by number or name (repeatable)")
+    parser.add_argument("--kafka-version", default="4.3.0")
+    parser.add_argument("--json", type=Path, help="write the matrix as JSON")
+    parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES,
+                        help="where violating traces are saved for replay (default: %(default)s)")
+
+
+def _progress(result: object) -> None:
+    if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
+        name = getattr(result, "name", "")
+        client = getattr(result, "client", "")
+        summary = result.summary() if hasattr(result, "summary") else ""
+        print(f"\r{client}: {name}: {summary}\033[K", end="", file=sys.stderr, flush=True)
+
+
+def _write(path: Path | None, text: str) -> str | None:
+    if path is None:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror}"
+    return None
+
+
+def _usage(message: str) -> int:
+    print(f"kafka-conformance: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _quiet_clients() -> None:
+    """The clients log a WARNING for every fault a trace injects on purpose; the report says what
+    happened, so their chatter is kept off the terminal unless KAFKA_CONFORMANCE_CLIENT_LOGS is set."""
+    import logging
+
+    if os.environ.get("KAFKA_CONFORMANCE_CLIENT_LOGS"):
+        return
+    for name in ("aiokafka", "kafka"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def run(args: argparse.Namespace) -> int:
+    _quiet_clients()
+    from kafka_conformance.adapters.clients.protocol import ClientConfigError
+    from kafka_conformance.producer.check import check_producer
+    from kafka_conformance.producer.clients import ClientSpecError
+    from kafka_conformance.producer.engines import BrokerSpecError
+    from kafka_conformance.producer.render import dumps_json, to_junit_xml, to_text
+    from kafka_conformance.producer.report import RunStatus
+
+    try:
+        report = check_producer(
+            args.client, kafka_version=args.kafka_version, broker=args.broker, max_examples=args.max_examples,
+            seed=args.seed, table=args.table, failures_dir=args.failures_dir, on_result=_progress,
+        )
+    except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
+        return _usage(str(exc))
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(to_text(report))
+    for problem in (_write(args.json, dumps_json(report)), _write(args.junit, to_junit_xml(report))):
+        if problem:
+            return _usage(problem)
+    refused = report.counterexample is None and report.examples == 0 and report.table and all(
+        r.status is RunStatus.REFUSED for r in report.table
+    )
+    return EXIT_USAGE if refused else report.exit_code
+
+
+def run_matrix_command(args: argparse.Namespace) -> int:
+    import json
+
+    _quiet_clients()
+    from kafka_conformance.producer.clients import ClientSpecError
+    from kafka_conformance.producer.engines import BrokerSpecError
+    from kafka_conformance.producer.render import matrix_to_json, matrix_to_text
+    from kafka_conformance.producer.table import run_matrix, table_rows
+
+    try:
+        rows = table_rows(args.rows) if args.rows else None
+        matrix = run_matrix(args.clients, tuple(args.brokers or ("test-broker",)), kafka_version=args.kafka_version, rows=rows,
+                            failures_dir=args.failures_dir, on_result=_progress)
+    except (ClientSpecError, BrokerSpecError, ValueError) as exc:
+        return _usage(str(exc))
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(matrix_to_text(matrix))
+    problem = _write(args.json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
+    return _usage(problem) if problem else matrix.exit_code

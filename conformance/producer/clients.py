@@ -1,0 +1,123 @@
+"""Client specs for ``check producer --client``: the real producers, and the in-process model.
+
+Each real client is an adapter module of its own (``adapters/producer_*.py``),
+imported only when named, so a missing optional package costs nothing until it
+is asked for - and then it is a usage error naming the extra to install.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import attrs
+
+from kafka_conformance.adapters.clients.protocol import ProducerClient
+from kafka_conformance.reference.delivery.run import DeliveryConfig
+from kafka_conformance.reference.producer.config import ProducerConfigError, java_config
+from kafka_conformance.reference.producer.config_values import EffectiveConfig
+from kafka_conformance.reference.traces.program import ProducerTrace
+
+__all__ = ["CLIENTS", "MODEL", "REAL_CLIENTS", "ClientSpecError", "delivery_config_for", "resolve_client"]
+
+MODEL = "model"
+_ADAPTERS: dict[str, tuple[str, str]] = {
+    "kafka-python": ("kafka_conformance.adapters.clients.kafka_python_client", "KafkaPythonClient"),
+    "aiokafka": ("kafka_conformance.adapters.clients.aiokafka_client", "AiokafkaClient"),
+    "confluent-kafka": ("kafka_conformance.adapters.clients.confluent_client", "ConfluentKafkaClient"),
+    "java": ("kafka_conformance.adapters.clients.java_client", "JavaProducerClient"),
+}
+REAL_CLIENTS = tuple(_ADAPTERS)
+CLIENTS = (*REAL_CLIENTS, MODEL)
+EXTRA = "kafka-conformance[clients]"
+
+
+class ClientSpecError(ValueError):
+    """An unknown client, or one whose package is not installed here (the message names the extra)."""
+
+
+def resolve_client(spec: str) -> ProducerClient:
+    """The adapter for ``spec``; raises :class:`ClientSpecError` when it cannot run here."""
+    if spec not in _ADAPTERS:
+        raise ClientSpecError(f"unknown client {spec!r}; known: {', '.join(CLIENTS)}")
+    module_name, class_name = _ADAPTERS[spec]
+    client: ProducerClient = getattr(importlib.import_module(module_name), class_name)()
+    reason = client.available()
+    if reason is not None:
+        fix = "" if spec == "java" else f"; install the extra {EXTRA}"  # the JDK and jar reasons name their own fix
+        raise ClientSpecError(f"client {spec} cannot run here: {reason}{fix}")
+    return client
+
+
+def delivery_config_for(
+    client: str, trace: ProducerTrace, *, kafka_version: str = "4.3.0", liveness_slack_ms: int = 4000
+) -> DeliveryConfig:
+    """What ``client`` promises under ``trace.producer`` and the trace's topic (KIP-185).
+
+    kafka-python follows the Java client's rules, confluent-kafka librdkafka's; aiokafka
+    forces acks=all when idempotent and keeps one request in flight.  A configuration
+    the reference refuses is judged by its raw values (the client's own refusal, if any,
+    happens when the run starts)."""
+    props = trace.config
+    cluster = trace.cluster
+    topic = _Topic(cluster.replication_factor, cluster.min_insync_replicas)
+    resolvers: dict[str, Callable[[], DeliveryConfig]] = {
+        "confluent-kafka": lambda: _from_librdkafka(props, topic),
+        "aiokafka": lambda: _aiokafka(props, topic),
+    }
+    try:
+        cfg = resolvers.get(client, lambda: topic.resolved(java_config(props, kafka_version)))()
+    except ProducerConfigError:
+        cfg = _raw(props, topic)
+    return _with_slack(cfg, liveness_slack_ms)
+
+
+@attrs.frozen
+class _Topic:
+    replication_factor: int
+    min_insync_replicas: int
+
+    def resolved(self, effective: EffectiveConfig) -> DeliveryConfig:
+        return DeliveryConfig.from_effective(
+            effective, replication_factor=self.replication_factor, min_insync_replicas=self.min_insync_replicas
+        )
+
+
+def _from_librdkafka(props: dict[str, str], topic: _Topic) -> DeliveryConfig:
+    from kafka_conformance.reference.producer.librdkafka import librdkafka_config
+
+    return topic.resolved(librdkafka_config(props))
+
+
+def _aiokafka(props: dict[str, str], topic: _Topic) -> DeliveryConfig:
+    idempotent = props.get("enable.idempotence", "false").strip().lower() == "true"
+    acks = -1 if idempotent else _acks(props.get("acks", "1"))
+    timeout = _int(props.get("delivery.timeout.ms"), 120_000)
+    return DeliveryConfig(idempotent, acks, 2**31 - 1, 1, topic.replication_factor, topic.min_insync_replicas, delivery_timeout_ms=timeout)
+
+
+def _raw(props: dict[str, str], topic: _Topic) -> DeliveryConfig:
+    return DeliveryConfig(
+        props.get("enable.idempotence", "true").strip().lower() == "true",
+        _acks(props.get("acks", "all")),
+        _int(props.get("retries"), 2**31 - 1),
+        _int(props.get("max.in.flight.requests.per.connection"), 5),
+        topic.replication_factor,
+        topic.min_insync_replicas,
+        delivery_timeout_ms=_int(props.get("delivery.timeout.ms"), 120_000),
+    )
+
+
+def _acks(text: str) -> int:
+    return -1 if text.strip() in ("all", "-1") else _int(text, 1)
+
+
+def _int(text: str | None, default: int) -> int:
+    try:
+        return int(str(text).strip()) if text is not None else default
+    except ValueError:
+        return default
+
+
+def _with_slack(cfg: DeliveryConfig, slack_ms: int) -> DeliveryConfig:
+    return attrs.evolve(cfg, liveness_slack_ms=slack_ms)

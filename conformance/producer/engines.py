@@ -1,0 +1,199 @@
+"""Where a wire trace runs: broker specs resolved to a started cluster the client can connect to.
+
+A broker spec names the other half of a run:
+
+* ``test-broker`` or ``test-broker:VERSION``: the kit's Python test broker, a
+  cluster of several brokers in one process governed by the reference model of
+  that Kafka version; every fault of the trace is applied exactly, and it logs
+  every attempt and response.
+* ``tansu``, ``noida``, ``rdkafka-mock``: a real broker from its PyPI wheel,
+  started on a free 127.0.0.1 port and stopped afterwards, with the fault proxy
+  in front of it when the trace has a fault plan (the proxy logs attempts and
+  responses); a single real broker cannot fail over or crash on cue, so a trace
+  with cluster steps is refused by name, not run half-way.  The final log is
+  read back with Fetch, straight from the broker.
+
+Each spec opens a :class:`WireBroker`: a bootstrap address, the ``control`` and
+``tick`` callbacks the client runner is given, and after the run the broker-side
+events, the final log and the log start offsets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol
+
+import attrs
+
+from kafka_conformance.reference.broker.batches import LogRecord
+from kafka_conformance.reference.traces.events import Event
+from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
+
+__all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "WireBroker", "open_broker", "parse_broker"]
+
+REAL_BROKERS = ("tansu", "noida", "rdkafka-mock")
+TEST_BROKER = "test-broker"
+
+
+class BrokerSpecError(ValueError):
+    """A broker spec that cannot be used (unknown, not installed, or the trace needs what it lacks)."""
+
+
+@attrs.frozen
+class BrokerSpec:
+    kind: str
+    """``test-broker`` or one of :data:`REAL_BROKERS`."""
+    version: str | None = None
+    """For the test broker: the Kafka version it models (None: the trace's own)."""
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.version}" if self.version else self.kind
+
+
+def parse_broker(spec: str) -> BrokerSpec:
+    kind, _, version = spec.partition(":")
+    if kind == TEST_BROKER:
+        return BrokerSpec(kind, version or None)
+    if kind in REAL_BROKERS and not version:
+        return BrokerSpec(kind)
+    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS])
+    raise BrokerSpecError(f"unknown broker {spec!r}; known: {known}")
+
+
+class WireBroker(Protocol):
+    """A started broker (or cluster) for one run."""
+
+    @property
+    def bootstrap(self) -> str: ...
+
+    def control(self, step: ClusterStep) -> None: ...
+
+    def tick(self) -> None: ...
+
+    def events(self) -> tuple[Event, ...]: ...
+
+    def final_log(self) -> Mapping[int, tuple[LogRecord, ...]] | None: ...
+
+    def log_start(self) -> Mapping[int, int]: ...
+
+
+@contextlib.contextmanager
+def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
+    """Start what ``spec`` names for ``trace`` and stop it when the block ends."""
+    if spec.kind == TEST_BROKER:
+        with _test_cluster(spec, trace, clock) as broker:
+            yield broker
+        return
+    with _real_broker(spec, trace, clock) as real:
+        yield real
+
+
+@contextlib.contextmanager
+def _test_cluster(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
+    try:
+        from kafka_conformance.adapters.brokers.test_broker import TestCluster
+    except ImportError as exc:  # pragma: no cover - only before the test broker exists
+        raise BrokerSpecError(f"the Python test broker is not available in this installation: {exc}") from exc
+    cluster_spec = trace.cluster if spec.version is None else attrs.evolve(trace.cluster, kafka_version=spec.version)
+    with TestCluster(cluster_spec, trace.plan, clock=clock) as cluster:
+        yield _TestClusterBroker(cluster)
+
+
+@attrs.define
+class _TestClusterBroker:
+    cluster: object
+
+    @property
+    def bootstrap(self) -> str:
+        return str(self.cluster.bootstrap)  # type: ignore[attr-defined]
+
+    def control(self, step: ClusterStep) -> None:
+        self.cluster.apply(step)  # type: ignore[attr-defined]
+
+    def tick(self) -> None:
+        self.cluster.replicate()  # type: ignore[attr-defined]
+
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.cluster.events())  # type: ignore[attr-defined]
+
+    def final_log(self) -> Mapping[int, tuple[LogRecord, ...]] | None:
+        return dict(self.cluster.final_log())  # type: ignore[attr-defined]
+
+    def log_start(self) -> Mapping[int, int]:
+        return dict(self.cluster.log_start())  # type: ignore[attr-defined]
+
+
+def _cluster_steps(trace: ProducerTrace) -> list[str]:
+    return [f"cluster step {s.action.value}" for s in trace.steps if isinstance(s, ClusterStep)]
+
+
+@contextlib.contextmanager
+def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
+    """A real broker from its wheel; with a fault plan, the fault proxy stands between it and the client.
+
+    A single real broker cannot fail over, crash and restart or go leaderless on cue, so a
+    trace with cluster steps is refused (the matrix shows n/a), never run half-way."""
+    from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
+
+    steps = _cluster_steps(trace)
+    if steps:
+        raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} (the test broker can)")
+    try:
+        with start_broker(spec.kind) as running:
+            broker = _RealBroker(running.host, running.port, trace)
+            broker.prepare()
+            if not trace.plan.rules:
+                yield broker
+                return
+            from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy
+
+            with FaultProxy(running.host, running.port, trace.plan, clock=clock) as proxy:
+                broker.proxy = proxy
+                yield broker
+    except (BrokerUnavailable, BrokerStartError) as exc:
+        raise BrokerSpecError(f"{spec}: {exc}") from exc
+
+
+@attrs.define
+class _RealBroker:
+    host: str
+    port: int
+    trace: ProducerTrace
+    proxy: Any = None
+
+    @property
+    def bootstrap(self) -> str:
+        return str(self.proxy.bootstrap) if self.proxy is not None else f"{self.host}:{self.port}"
+
+    def prepare(self) -> None:
+        """Create the topic with its partitions (auto-creation would make one)."""
+        from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+
+        spec = self.trace.cluster
+        with WireClient(self.host, self.port) as wire:
+            with contextlib.suppress(WireError):
+                wire.create_topic(spec.topic, partitions=spec.partitions, replication_factor=1)
+            wire.wait_for_leaders(spec.topic, spec.partitions, auto_create=True)
+
+    def control(self, step: ClusterStep) -> None:
+        raise BrokerSpecError(f"a single real broker cannot apply {step.action.value}")
+
+    def tick(self) -> None:
+        return None
+
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.proxy.events) if self.proxy is not None else ()
+
+    def final_log(self) -> Mapping[int, tuple[LogRecord, ...]] | None:
+        from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+
+        spec = self.trace.cluster
+        try:
+            with WireClient(self.host, self.port) as wire:
+                return {p: wire.read_log(spec.topic, p) for p in range(spec.partitions)}
+        except WireError:
+            return None
+
+    def log_start(self) -> Mapping[int, int]:
+        return {}

@@ -1,0 +1,154 @@
+"""Results of ``check producer`` as values: one run's outcome, a client's report, a matrix.
+
+The renderers (:mod:`producer_render`) are pure functions of these values, so
+the terminal, JSON and JUnit outputs say the same thing, and a saved case can
+be replayed without parsing prose.
+
+One run of one trace on one client gets a :class:`RunStatus`, the most serious
+of its anomalies: a **client** violation (the client under test broke a
+delivery guarantee), a **broker** violation (the broker did: a real broker's
+divergence, or a test-broker bug), **outside** the guarantee (KIP-185 allows the
+anomaly under this configuration or fault), **holds**, or the run could not
+say: **unknown** (no final log, sends still pending), **refused** (the client
+cannot express the trace's settings) or **error** (the run crashed).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, DeliveryReport, Outcome
+from kafka_conformance.reference.traces.program import ProducerTrace
+
+__all__ = ["MatrixReport", "ProducerReport", "RunResult", "RunStatus", "status_of"]
+
+
+class RunStatus(enum.Enum):
+    CLIENT = "client-violation"
+    BROKER = "broker-violation"
+    ERROR = "error"
+    OUTSIDE = "outside-guarantee"
+    UNKNOWN = "unknown"
+    REFUSED = "refused"
+    HOLDS = "holds"
+
+    @property
+    def short(self) -> str:
+        return {
+            RunStatus.CLIENT: "CLIENT",
+            RunStatus.BROKER: "BROKER",
+            RunStatus.ERROR: "ERROR",
+            RunStatus.OUTSIDE: "outside",
+            RunStatus.UNKNOWN: "unknown",
+            RunStatus.REFUSED: "n/a",
+            RunStatus.HOLDS: "holds",
+        }[self]
+
+
+def status_of(report: DeliveryReport) -> RunStatus:
+    """The most serious outcome of one delivery report."""
+    found = {a.attribution for a in report.anomalies}
+    if Attribution.CLIENT in found:
+        return RunStatus.CLIENT
+    if Attribution.BROKER in found:
+        return RunStatus.BROKER
+    if Attribution.OUTSIDE_GUARANTEE in found:
+        return RunStatus.OUTSIDE
+    if any(v.outcome is Outcome.UNKNOWN for v in report.verdicts):
+        return RunStatus.UNKNOWN
+    return RunStatus.HOLDS
+
+
+@attrs.frozen
+class RunResult:
+    """One trace run on one client against one broker, judged."""
+
+    name: str
+    """The table row's name, or ``generated`` for a Hypothesis example."""
+    client: str
+    broker: str
+    trace: ProducerTrace
+    status: RunStatus
+    number: str | None = None
+    """The trace table row number (facts file §5), when it is a row."""
+    verdicts: tuple[tuple[str, str, str], ...] = ()
+    """(property id, outcome, most serious attribution or "") per property."""
+    anomalies: tuple[Anomaly, ...] = ()
+    notes: tuple[str, ...] = ()
+    """How the client approximated settings, completions it reported twice, ..."""
+    counts: tuple[tuple[str, int], ...] = ()
+    """How many sends were acked, failed, indeterminate, left pending."""
+    error: str = ""
+    saved_to: str | None = None
+    duration_s: float = 0.0
+
+    @property
+    def client_anomalies(self) -> tuple[Anomaly, ...]:
+        return tuple(a for a in self.anomalies if a.attribution is Attribution.CLIENT)
+
+    def summary(self) -> str:
+        """One cell of a table: the status and the names of the anomalies behind it."""
+        if self.status in (RunStatus.CLIENT, RunStatus.BROKER, RunStatus.OUTSIDE):
+            wanted = {RunStatus.CLIENT: Attribution.CLIENT, RunStatus.BROKER: Attribution.BROKER}.get(
+                self.status, Attribution.OUTSIDE_GUARANTEE
+            )
+            names = sorted({a.name for a in self.anomalies if a.attribution is wanted})
+            return f"{self.status.short}:{','.join(names)}" if names else self.status.short
+        return self.status.short
+
+
+@attrs.frozen
+class ProducerReport:
+    """``check producer`` for one client: generated traces, and optionally the trace table."""
+
+    client: str
+    broker: str
+    kafka_version: str
+    seed: int | None
+    examples: int
+    """Generated traces actually run."""
+    counterexample: RunResult | None = None
+    """The shrunk generated trace the client violated, if any."""
+    table: tuple[RunResult, ...] = ()
+    errors: tuple[str, ...] = ()
+    """Runs that crashed during generation (the first few), by message."""
+    duration_s: float = 0.0
+
+    @property
+    def failures(self) -> tuple[RunResult, ...]:
+        rows = [r for r in self.table if r.status is RunStatus.CLIENT]
+        if self.counterexample is not None:
+            rows.insert(0, self.counterexample)
+        return tuple(rows)
+
+    @property
+    def exit_code(self) -> int:
+        """0: nothing attributed to the client; 1: a client violation (or a run error)."""
+        errored = self.errors or any(r.status is RunStatus.ERROR for r in self.table)
+        return 1 if self.failures or errored else 0
+
+    @property
+    def verdict(self) -> str:
+        if self.failures:
+            return "violates"
+        return "error" if self.exit_code else "conforms"
+
+
+@attrs.frozen
+class MatrixReport:
+    """Every real client x every broker through the trace table: which guarantees hold where."""
+
+    columns: tuple[str, ...]
+    """``client@broker``, in order."""
+    rows: tuple[tuple[str, tuple[RunResult | None, ...]], ...]
+    """(row label, one result per column; None when that column could not run the row)."""
+    skipped: tuple[str, ...] = ()
+    """Columns that could not run here, with why."""
+    duration_s: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        bad = (RunStatus.CLIENT, RunStatus.BROKER, RunStatus.ERROR)
+        return 1 if any(r is not None and r.status in bad for _, results in self.rows for r in results) else 0

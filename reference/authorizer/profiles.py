@@ -1,0 +1,182 @@
+"""Authorizer profiles: the semantics of one authorizer flavour in one Kafka release.
+
+A :class:`Profile` is a Kafka version plus an authorizer flavour
+(``standard`` = KRaft ``StandardAuthorizer``, KIP-801; ``acl`` = ZooKeeper
+``AclAuthorizer``).  Every place where Kafka's behaviour changed between
+releases is one named, documented flag here, so the authorizer code reads as
+the KIPs do and a reader can check each flag against the release notes.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.releases import DEFAULT_VERSION, OLDEST_VERSION, KafkaVersion, fixed_in
+
+__all__ = ["Flavour", "Profile", "profile_for"]
+
+
+class Flavour(enum.Enum):
+    STANDARD = "standard"
+    """KRaft ``StandardAuthorizer`` (KIP-801), 3.2.0 onwards."""
+    ACL = "acl"
+    """ZooKeeper ``AclAuthorizer`` (KIP-504), 2.4.0 to 3.9.x; before 2.4 ``SimpleAclAuthorizer``."""
+
+    @classmethod
+    def parse(cls, text: str | Flavour) -> Flavour:
+        if isinstance(text, Flavour):
+            return text
+        try:
+            return cls(str(text).strip().lower())
+        except ValueError:
+            raise AclValueError("flavour", text, "expected 'standard' or 'acl'") from None
+
+
+@attrs.frozen
+class Profile:
+    """The semantics of one authorizer flavour in one Kafka release.
+
+    Each boolean below is derived from the version table in
+    ``docs/reference-authorizer.md``; the field docstrings say which ticket
+    changed it.
+    """
+
+    version: KafkaVersion
+    flavour: Flavour
+
+    # -- decision procedure -------------------------------------------------
+    @property
+    def default_when_no_acl_applies(self) -> bool:
+        """KAFKA-14435: StandardAuthorizer 3.2.0-3.3.1 applied
+        ``allow.everyone.if.no.acl.found`` when no ACL *applied* to the caller,
+        instead of when no ACL *matched the resource*. Fixed in 3.3.2/3.4.0."""
+        return self.is_standard and not fixed_in(self.version, "3.3.2", "3.4.0")
+
+    @property
+    def prefix_shadowing_bug(self) -> bool:
+        """KAFKA-14265: StandardAuthorizer 3.2.0-3.3.0 could miss a shorter
+        PREFIXED ACL once the descending walk met a non-prefix entry. Fixed in 3.3.1."""
+        return self.is_standard and not self.version.at_least("3.3.1")
+
+    @property
+    def single_char_prefix_bug(self) -> bool:
+        """KAFKA-7702: 2.0.x and 2.1.0 never matched a PREFIXED ACL of exactly one
+        character (SimpleAclAuthorizer's range lookup excluded it). Fixed in 2.1.1/2.2.0."""
+        return self.flavour is Flavour.ACL and not fixed_in(self.version, "2.1.1", "2.2.0")
+
+    @property
+    def rejects_non_literal_actions(self) -> bool:
+        """Non-LITERAL actions raise IllegalArgumentException: AclAuthorizer
+        always (2.0.0 onwards); StandardAuthorizer from 3.4.1/3.5.0 (KAFKA-14733),
+        before which the action name was matched as if literal."""
+        if self.flavour is Flavour.ACL:
+            return True
+        return fixed_in(self.version, "3.4.1", "3.5.0")
+
+    @property
+    def has_not_ready_state(self) -> bool:
+        """StandardAuthorizer throws AuthorizerNotReadyException for
+        non-super-users until the initial load completes, from 3.3.0 (KAFKA-13649).
+        3.2.x served requests immediately; AclAuthorizer is ready after configure()."""
+        return self.is_standard and self.version.at_least("3.3.0")
+
+    @property
+    def non_allow_deny_permission_denies(self) -> bool:
+        """A stored ACL whose permission is UNKNOWN: StandardAuthorizer treats it
+        as DENY when it applies; AclAuthorizer ignores it."""
+        return self.is_standard
+
+    @property
+    def empty_prefix_matches_all(self) -> bool:
+        """A stored PREFIXED ACL named "" (only reachable through records):
+        StandardAuthorizer matches every name; AclAuthorizer only the empty name."""
+        return self.is_standard
+
+    @property
+    def wildcard_principal_session_throws(self) -> bool:
+        """KAFKA-17759 (4.0 line): the principal set is built with ``Set.of``,
+        so a session principal equal to ``User:*`` makes authorize() throw
+        IllegalArgumentException for non-super-users [inferred]."""
+        return self.is_standard and self.version.at_least("4.0.0")
+
+    # -- configuration --------------------------------------------------------
+    @property
+    def trims_allow_everyone(self) -> bool:
+        """KAFKA-14962: both authorizers trim ``allow.everyone.if.no.acl.found``
+        from 3.6.0; before, " true" meant false for StandardAuthorizer and was an
+        error for AclAuthorizer (Scala ``toBoolean``)."""
+        return self.version.at_least("3.6.0")
+
+    @property
+    def strict_config(self) -> bool:
+        """AclAuthorizer throws on empty ``super.users`` segments and on a
+        non-boolean ``allow.everyone.if.no.acl.found``; StandardAuthorizer
+        skips empty segments and treats non-"true" as false."""
+        return self.flavour is Flavour.ACL
+
+    # -- lifecycle and APIs ------------------------------------------------------
+    @property
+    def acl_count_supported(self) -> bool:
+        """``aclCount()``: StandardAuthorizer counts ids; AclAuthorizer returns -1."""
+        return self.is_standard
+
+    @property
+    def delete_attributes_to_every_filter(self) -> bool:
+        """deleteAcls with several filters: StandardAuthorizer reports a removed
+        ACL under every filter that matched it; AclAuthorizer under the first."""
+        return self.is_standard
+
+    @property
+    def has_authorize_by_resource_type(self) -> bool:
+        """KIP-679: ``authorizeByResourceType`` exists from 2.8.0."""
+        return self.version.at_least("2.8.0")
+
+    @property
+    def rejects_slash_in_names(self) -> bool:
+        """KAFKA-13983: AclAuthorizer rejects resource names containing '/' from 3.3.0."""
+        return self.flavour is Flavour.ACL and self.version.at_least("3.3.0")
+
+    @property
+    def controller_rejects_empty_names(self) -> bool:
+        """KAFKA-14733: the KRaft controller rejects empty resource names from 3.4.1/3.5.0."""
+        return fixed_in(self.version, "3.4.1", "3.5.0")
+
+    @property
+    def is_standard(self) -> bool:
+        return self.flavour is Flavour.STANDARD
+
+    def supports(self, resource_type_or_op: enum.Enum) -> bool:
+        """Whether this release knows the resource type or operation at all."""
+        since = _INTRODUCED.get(resource_type_or_op.name)
+        return since is None or self.version.at_least(since)
+
+    def __str__(self) -> str:
+        return f"{self.flavour.value}@{self.version}"
+
+
+_INTRODUCED = {
+    "DELEGATION_TOKEN": "1.1.0",
+    "USER": "3.3.0",
+    "CREATE_TOKENS": "3.3.0",
+    "DESCRIBE_TOKENS": "3.3.0",
+}
+
+
+def profile_for(
+    version: str | KafkaVersion = DEFAULT_VERSION, flavour: str | Flavour = Flavour.STANDARD
+) -> Profile:
+    """Build and validate a profile: the flavour must exist in that release."""
+    v = KafkaVersion.parse(version)
+    f = Flavour.parse(flavour)
+    if v < OLDEST_VERSION:
+        raise AclValueError("kafka version", str(v), f"releases before {OLDEST_VERSION} are not modelled")
+    if f is Flavour.STANDARD and v < KafkaVersion(3, 2, 0):
+        raise AclValueError(
+            "flavour", "standard", f"StandardAuthorizer first shipped in 3.2.0, not in {v}"
+        )
+    if f is Flavour.ACL and v >= KafkaVersion(4, 0, 0):
+        raise AclValueError("flavour", "acl", f"AclAuthorizer was removed in 4.0.0 (asked for {v})")
+    return Profile(v, f)
