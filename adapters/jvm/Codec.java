@@ -19,7 +19,6 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.errors.AuthorizerNotReadyException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourcePatternFilter;
@@ -163,11 +162,23 @@ public final class Codec {
         return w.str(kind(t)).str(t.getClass().getName()).str(String.valueOf(t.getMessage())).toString();
     }
 
+    /** By name: the class exists from Kafka 3.3 (KAFKA-13649), and the shim compiles against 2.4+. */
+    static final String NOT_READY = "org.apache.kafka.common.errors.AuthorizerNotReadyException";
+
+    /** A new AuthorizerNotReadyException where the release has one (ListAuthorizer runs on 4.3.0). */
+    static RuntimeException notReady() {
+        try {
+            return (RuntimeException) Class.forName(NOT_READY).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            return new IllegalStateException("authorizer not ready");
+        }
+    }
+
     private static String kind(Throwable t) {
         if (t instanceof Unrepresentable) {
             return "unrepresentable";
         }
-        if (t instanceof AuthorizerNotReadyException) {
+        if (t.getClass().getName().equals(NOT_READY)) {
             return "not-ready";
         }
         if (t instanceof ConfigException) {

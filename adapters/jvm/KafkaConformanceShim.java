@@ -17,7 +17,6 @@
  */
 package kafka_conformance.jvm;
 
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
@@ -107,6 +106,7 @@ public final class KafkaConformanceShim {
             while (r.more()) {
                 props.put(r.str(), r.str());
             }
+            withPluginMetrics();
             authorizer.configure(props);
             authorizer.start(new ServerInfo());
             return OK;
@@ -127,7 +127,7 @@ public final class KafkaConformanceShim {
             if (driver.equals("list")) {
                 ((ListAuthorizer) authorizer).loadSnapshot(acls);
             } else if (driver.equals("metadata")) {
-                Map<Uuid, Object> converted = new LinkedHashMap<>();
+                Map<Object, Object> converted = new LinkedHashMap<>();
                 for (Map.Entry<String, AclBinding> e : acls.entrySet()) {
                     converted.put(uuid(e.getKey()), standardAcl(e.getValue()));
                 }
@@ -271,6 +271,20 @@ public final class KafkaConformanceShim {
     }
 
     // -- helpers ---------------------------------------------------------------------------
+    /** KIP-877 (4.1+): a Monitorable authorizer gets its metrics before use, as the broker's plugin
+     *  wrapper does; StandardAuthorizer 4.1+ throws NullPointerException in authorize() without them. */
+    private void withPluginMetrics() throws Exception {
+        Method with = findMethod(authorizer.getClass(), "withPluginMetrics", 1);
+        if (with == null) {
+            return;
+        }
+        Class<?> metrics = Class.forName("org.apache.kafka.common.metrics.Metrics");
+        Class<?> impl = Class.forName("org.apache.kafka.common.metrics.internals.PluginMetricsImpl");
+        Object pluginMetrics = impl.getConstructor(metrics, Map.class)
+            .newInstance(metrics.getConstructor().newInstance(), Map.of("kafka-conformance", "authorizer"));
+        with.invoke(authorizer, pluginMetrics);
+    }
+
     private static boolean implementsByName(Class<?> cls, String name) {
         for (Class<?> c = cls; c != null; c = c.getSuperclass()) {
             for (Class<?> i : c.getInterfaces()) {
@@ -299,10 +313,12 @@ public final class KafkaConformanceShim {
         return m;
     }
 
-    /** The kit's record id as a Kafka Uuid: name-based, so the same id always maps the same. */
-    static Uuid uuid(String id) {
+    /** The kit's record id as a Kafka Uuid: name-based, so the same id always maps the same.
+     *  By reflection: org.apache.kafka.common.Uuid exists from 2.8, and the shim compiles against 2.4+. */
+    static Object uuid(String id) throws Exception {
         UUID u = UUID.nameUUIDFromBytes(id.getBytes(StandardCharsets.UTF_8));
-        return new Uuid(u.getMostSignificantBits(), u.getLeastSignificantBits());
+        return Class.forName("org.apache.kafka.common.Uuid").getConstructor(long.class, long.class)
+            .newInstance(u.getMostSignificantBits(), u.getLeastSignificantBits());
     }
 
     private Object standardAcl(AclBinding acl) throws Exception {

@@ -25,7 +25,6 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.errors.AuthorizerNotReadyException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -127,7 +126,7 @@ public class ListAuthorizer implements Authorizer {
             return AuthorizationResult.ALLOWED;
         }
         if (!ready) {
-            throw new AuthorizerNotReadyException();
+            throw Codec.notReady();
         }
         if ("User:*".equals(principal)) {
             throw new IllegalArgumentException("duplicate element: User:*");

@@ -35,7 +35,7 @@ final class ServerInfo implements AuthorizerServerInfo {
         return endpoint;
     }
 
-    @Override
+    // No @Override: the method exists in the interface from 3.3 on, and the shim compiles against 2.4+.
     public Collection<String> earlyStartListeners() {
         return List.of();
     }

@@ -69,12 +69,14 @@ class JvmAuthorizer:
     """One hosted Java authorizer: a fresh Java instance in a shared JVM."""
 
     def __init__(self, session: JvmSession, class_name: str, *, capabilities: Capabilities | None = None,
-                 by_type: ByTypeVariant | None = None) -> None:
+                 by_type: ByTypeVariant | None = None, extra_config: Mapping[str, str] | None = None) -> None:
         self.session = session
         self.class_name = class_name
         self._shim: Any = session.host(class_name)
         self._caps = capabilities
         self._by_type = by_type
+        self._extra_config = dict(extra_config or {})
+        """Properties the host adds to every configure() (AclAuthorizer's ``zookeeper.connect``)."""
 
     # -- plumbing -------------------------------------------------------------------------
     def _call(self, what: str, method: str, *args: object) -> str:
@@ -106,7 +108,8 @@ class JvmAuthorizer:
 
     # -- the protocol -----------------------------------------------------------------------
     def configure(self, properties: Mapping[str, str]) -> None:
-        self._call("configure()", "configure", "".join(tok(k) + tok(str(v)) for k, v in properties.items()))
+        merged = {**properties, **self._extra_config}
+        self._call("configure()", "configure", "".join(tok(k) + tok(str(v)) for k, v in merged.items()))
 
     def load_snapshot(self, acls: Mapping[str, AclBinding]) -> None:
         self._call("load_snapshot()", "loadSnapshot", "".join(tok(i) + enc_binding(b) for i, b in acls.items()))

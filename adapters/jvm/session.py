@@ -20,13 +20,14 @@ import contextlib
 import importlib.util
 import os
 import shutil
+import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from kafka_conformance.adapters.jvm.jars import JarError, KafkaJars, fetch_jars, find_jars
+from kafka_conformance.adapters.jvm.jars import FETCH_HINT, JarError, KafkaJars, fetch_jars, find_jars
 from kafka_conformance.adapters.jvm.shim import SHIM_CLASS, ShimError, expand_classpath, shim_classes
 from kafka_conformance.adapters.protocol import AdapterError
 
@@ -68,7 +69,7 @@ def unavailable_reason(*, need_jars: bool = True, need_py4j: bool = True) -> str
     if need_jars:
         try:
             if find_jars() is None:
-                return "kafka-clients-4.3.0.jar is not cached (run: python -m kafka_conformance.adapters.jvm.jars)"
+                return f"kafka-clients 4.3.0 is not fetched yet (run: {FETCH_HINT})"
         except JarError as exc:
             return str(exc)
     return None
@@ -81,13 +82,16 @@ class JvmSession:
     over ours; ours (``jars``, fetched if needed) follows as the fallback.
     """
 
-    def __init__(self, classpath: Sequence[str | Path] = (), *, jars: KafkaJars | None = None) -> None:
+    def __init__(self, classpath: Sequence[str | Path] = (), *, jars: KafkaJars | None = None,
+                 standalone: bool = False) -> None:
+        """``standalone``: ``classpath`` is a whole Kafka release (``kafka:VERSION``); the shim is
+        compiled against it alone and our kafka-clients 4.3.0 is not added."""
         reason = unavailable_reason(need_jars=False)
         if reason is not None:
             raise JvmUnavailable(reason)
         try:
-            jars = jars or fetch_jars()
-            compile_path = [*expand_classpath(classpath), *jars.classpath]
+            ours = () if standalone else (jars or fetch_jars()).classpath
+            compile_path = [*expand_classpath(classpath), *ours]
             classes = shim_classes(compile_path, javac=jdk_tool("javac") or "javac")
         except (JarError, ShimError) as exc:
             raise JvmUnavailable(str(exc)) from exc
@@ -96,6 +100,9 @@ class JvmSession:
         self._lock = threading.Lock()
         self._gateway: Any = None
         self._proc: Any = None
+        self._zookeeper: Any = None
+        self._zookeeper_dir: str | None = None
+        self._chroots = 0
         self._start()
 
     def _start(self) -> None:
@@ -153,8 +160,35 @@ class JvmSession:
         state = "the JVM exited" if not self.alive else "the py4j call failed"
         return AdapterError("jvm-crashed", f"{what}: {state}: {exc}" + (f"\nJVM stderr:\n{tail}" if tail else ""))
 
+    def zookeeper_connect(self) -> str:
+        """A ``zookeeper.connect`` string for one more AclAuthorizer: the JVM's own ZooKeeper
+        (started on first use, on 127.0.0.1) and a fresh chroot, so no case sees another's ACLs."""
+        from py4j.protocol import Py4JError  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        try:
+            with self._lock:
+                if self._zookeeper is None:
+                    self._zookeeper_dir = tempfile.mkdtemp(prefix="kc-zookeeper-")
+                    self._zookeeper = self._gateway.jvm.kafka_conformance.jvm.ZooKeeperHost.start(self._zookeeper_dir)
+                self._chroots += 1
+                chroot = f"/kafka-conformance-{self._chroots}"
+                answer = str(self._zookeeper.createPath(chroot))
+                port = int(self._zookeeper.port())
+        except Py4JError as exc:
+            raise self.crashed("starting ZooKeeper", exc) from exc
+        if answer != "+":
+            raise AdapterError("zookeeper", f"cannot create the ZooKeeper chroot {chroot}: {answer[1:]}")
+        return f"127.0.0.1:{port}{chroot}"
+
     def close(self) -> None:
-        """Stop the JVM (idempotent)."""
+        """Stop the JVM (idempotent), and the ZooKeeper inside it first."""
+        zookeeper, self._zookeeper = self._zookeeper, None
+        if zookeeper is not None and self.alive:
+            with contextlib.suppress(Exception):  # the JVM's exit stops it anyway
+                zookeeper.stop()
+        if self._zookeeper_dir is not None:
+            shutil.rmtree(self._zookeeper_dir, ignore_errors=True)
+            self._zookeeper_dir = None
         with self._lock:
             gateway, proc = self._gateway, self._proc
             self._gateway = self._proc = None
@@ -182,16 +216,16 @@ _SHARED_LOCK = threading.Lock()
 _AT_EXIT: list[bool] = []
 
 
-def shared_session(classpath: Sequence[str | Path] = ()) -> JvmSession:
+def shared_session(classpath: Sequence[str | Path] = (), *, standalone: bool = False) -> JvmSession:
     """The process-wide session for this user classpath, started on first use."""
-    key = tuple(str(p) for p in expand_classpath(classpath))
+    key = (str(standalone), *(str(p) for p in expand_classpath(classpath)))
     with _SHARED_LOCK:
         session = _SHARED.get(key)
         if session is None or not session.alive:
             if not _AT_EXIT:
                 atexit.register(close_shared_sessions)
                 _AT_EXIT.append(True)
-            session = _SHARED[key] = JvmSession(classpath)
+            session = _SHARED[key] = JvmSession(classpath, standalone=standalone)
         return session
 
 

@@ -85,6 +85,8 @@ def builtin_targets() -> list[tuple[str, str, bool]]:
     jvm_ready = shutil.which("java") is not None and importlib.util.find_spec("py4j") is not None
     found += [(name, what, jvm_ready) for name, what in _JVM_BUILTINS.items()]
     found.append(("jvm:CLASS[,classpath=PATHS]", "a Java Authorizer hosted through py4j", jvm_ready))
+    found.append(("kafka:VERSION[:standard|acl]", "Apache Kafka's own StandardAuthorizer or AclAuthorizer of a release "
+                  "(kafka-conformance targets --kafka lists them)", jvm_ready))
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.append((ep.name, f"third-party target from {ep.value}", True))
     return found
@@ -111,6 +113,8 @@ def resolve_target(
             target = _cmd(spec, rest)
         elif kind == "jvm" or spec in _JVM_BUILTINS:
             target = _jvm(spec, rest)
+        elif kind == "kafka":
+            target = _kafka(spec, rest)
         else:
             target = _entry_point(spec)
         return _override(target, kafka_version, flavour)
@@ -207,6 +211,18 @@ def _jvm(spec: str, rest: str) -> Target:
     except ValueError as exc:
         raise TargetError(f"target {spec!r}: {exc}") from exc
     return _from_factory(spec, factory)
+
+
+def _kafka(spec: str, rest: str) -> Target:
+    """``kafka:VERSION[:standard|acl]``: Apache Kafka's own authorizer of that release, from
+    jars fetched with ``kafka-conformance fetch`` (one JVM per release, a fresh object per case)."""
+    from kafka_conformance.adapters.jvm import kafka_target
+
+    try:
+        factory, caps, _ = kafka_target.kafka_factory(rest)
+    except (ValueError, AdapterError) as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from exc
+    return Target(spec, factory, caps)
 
 
 def _entry_point(spec: str) -> Target:

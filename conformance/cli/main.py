@@ -48,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
 
     from kafka_conformance.cli import broker as cli_broker
     from kafka_conformance.cli import corpus as cli_corpus
+    from kafka_conformance.cli import fetch as cli_fetch
     from kafka_conformance.cli import fuzz as cli_fuzz
     from kafka_conformance.cli import producer as cli_producer
 
@@ -58,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_broker.add_arguments(check_sub.add_parser("broker", help="a broker's produce path against the reference, by crafted requests"))
     cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
     cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
+    cli_fetch.add_arguments(sub.add_parser("fetch", help="fetch the jars of real-Kafka targets from Maven, checked against the lock"))
 
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
     replay.add_argument("files", nargs="+", type=Path)
@@ -90,7 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     fmt.add_argument("--value-size", type=_size, default=1024, help="value bytes (default: %(default)s)")
     fmt.add_argument("--records", type=_counts, default=(1, 3, 10, 50, 100), help="batch sizes, comma-separated (default: 1,3,10,50,100)")
 
-    sub.add_parser("targets", help="list the built-in targets and whether each can run here")
+    targets = sub.add_parser("targets", help="list the built-in targets and whether each can run here")
+    targets.add_argument("--kafka", action="store_true", help="also list every real Kafka authorizer release (kafka:VERSION)")
     return parser
 
 
@@ -156,6 +159,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from kafka_conformance.cli import fuzz as cli_fuzz
 
         return cli_fuzz.run(args)
+    if args.command == "fetch":
+        from kafka_conformance.cli import fetch as cli_fetch
+
+        return cli_fetch.run(args)
     if args.command == "replay":
         return _replay(args)
     if args.command == "explain":
@@ -164,7 +171,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _explain_config(args)
     if args.command == "explain-format":
         return _explain_format(args)
-    return _targets()
+    return _targets(args.kafka)
 
 
 def _explain_format(args: argparse.Namespace) -> int:
@@ -378,15 +385,24 @@ def _explain_config(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _targets() -> int:
+def _targets(kafka: bool) -> int:
     from kafka_conformance.authorizer.targets import builtin_targets
     from kafka_conformance.broker.targets import broker_targets_table
+    from kafka_conformance.cli.fetch import kafka_target_rows
     from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
 
     print("authorizers (check authorizer --target)")
     for name, description, runnable in builtin_targets():
         print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
     print("  python:MODULE:FACTORY                  yes  any Python object implementing the protocol")
+    kafka_rows = kafka_target_rows()
+    ready = [spec for spec, runnable, _ in kafka_rows if runnable]
+    if kafka:
+        for spec, runnable, what in kafka_rows:
+            print(f"  {spec:38} {'yes' if runnable else 'no ':3}  {what}")
+    else:
+        print(f"  (kafka:VERSION: {len(ready)} of {len(kafka_rows)} releases runnable here; "
+              "'kafka-conformance targets --kafka' lists them, 'kafka-conformance fetch --all' fetches them)")
     print("producer clients (check producer --client)")
     for name in REAL_CLIENTS:
         try:

@@ -1,0 +1,87 @@
+"""``kafka-conformance fetch``: the jars real-Kafka targets need, from Maven, checked against the lock.
+
+Idempotent: a set already in the cache and matching the lock is reported and
+left alone, so the command works offline once the cache is filled.  Maintainers
+pin a new release with ``--update-lock`` (it rewrites ``jars.lock.json`` in the
+checkout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = ["add_arguments", "kafka_target_rows", "run"]
+
+_CLIENTS_NAMES = ("kafka-clients", "kafka-default-by-type", "java")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "targets", nargs="*", metavar="TARGET",
+        help="kafka:VERSION[:standard|acl] (Kafka's own authorizer of a release), or kafka-clients "
+             "(kafka-clients 4.3.0: kafka-default-by-type, jvm: targets, the java producer)",
+    )
+    parser.add_argument("--all", action="store_true", help="every release the kit runs, both flavours, and kafka-clients")
+    parser.add_argument("--update-lock", action="store_true",
+                        help="maintainers: resolve again and write the sums into the kit's jars.lock.json")
+
+
+def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
+    from kafka_conformance.adapters.jvm.kafka_releases import CLIENTS_4_3_0, all_releases, parse_kafka_target
+
+    if not args.targets and not args.all:
+        raise ValueError("name what to fetch, e.g. kafka-conformance fetch kafka:4.3.1 kafka:3.9.1:acl, or use --all")
+    chosen: list[tuple[str, object]] = []
+    if args.all:
+        chosen.append(("kafka-clients", CLIENTS_4_3_0))
+        chosen += [(r.spec, r.artifact) for r in all_releases()]
+    for name in args.targets:
+        if name in _CLIENTS_NAMES:
+            chosen.append((name, CLIENTS_4_3_0))
+        elif name.startswith("kafka:"):
+            release = parse_kafka_target(name[len("kafka:"):])
+            chosen.append((release.spec, release.artifact))
+        else:
+            raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl] or kafka-clients")
+    seen: set[object] = set()
+    return [(n, a) for n, a in chosen if not (a in seen or seen.add(a))]
+
+
+def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.adapters.jvm.maven import Artifact, JarError, cache_dir, cached_jars, fetch_artifact
+
+    try:
+        wanted = _artifacts(args)
+    except ValueError as exc:
+        print(f"kafka-conformance: error: fetch: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for name, artifact in wanted:
+        assert isinstance(artifact, Artifact)
+        where = cache_dir() / "maven" / artifact.directory_name
+        try:
+            cached = None if args.update_lock else cached_jars(artifact)
+            if cached is not None:
+                print(f"cached   {name:24} {artifact} ({len(cached)} jars) in {where}")
+                continue
+            jars = fetch_artifact(artifact, update_lock=args.update_lock,
+                                  log=lambda m: print(f"         {m}", file=sys.stderr, flush=True))
+            print(f"fetched  {name:24} {artifact} ({len(jars)} jars, checked against the lock) in {where}", flush=True)
+        except JarError as exc:
+            failed += 1
+            print(f"kafka-conformance: error: fetch {name}: {exc}", file=sys.stderr, flush=True)
+    return 2 if failed else 0
+
+
+def kafka_target_rows() -> list[tuple[str, bool, str]]:
+    """(spec, runnable here, why not / what it is) for every real-Kafka authorizer release."""
+    from kafka_conformance.adapters.jvm.kafka_releases import all_releases
+    from kafka_conformance.adapters.jvm.kafka_target import not_runnable_reason
+
+    rows = []
+    for release in all_releases():
+        reason = not_runnable_reason(release)
+        what = "StandardAuthorizer" if release.flavour.value == "standard" else "AclAuthorizer on the kit's ZooKeeper"
+        rows.append((release.spec, reason is None, what if reason is None else reason))
+    return rows
