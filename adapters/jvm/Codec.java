@@ -152,14 +152,70 @@ public final class Codec {
 
     /** Encode a Throwable as an error answer; the kind is the kit's stable error name. */
     public static String error(Throwable thrown) {
+        Throwable t = unwrap(thrown);
+        return errorAs(kind(t), t);
+    }
+
+    /** An error answer of a given kind: configure() refusals are config-error whatever Kafka throws
+     *  (IllegalArgumentException or ConfigException), as the protocol defines the kind. */
+    public static String errorAs(String kind, Throwable thrown) {
+        Throwable t = unwrap(thrown);
+        Writer w = new Writer();
+        w.out.setCharAt(0, '!');
+        return w.str(kind).str(t.getClass().getName()).str(String.valueOf(t.getMessage())).toString();
+    }
+
+    private static Throwable unwrap(Throwable thrown) {
         Throwable t = thrown;
         while ((t instanceof InvocationTargetException || t instanceof CompletionException
                 || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }
-        Writer w = new Writer();
-        w.out.setCharAt(0, '!');
-        return w.str(kind(t)).str(t.getClass().getName()).str(String.valueOf(t.getMessage())).toString();
+        return t;
+    }
+
+    /** The release of the kafka-clients on the classpath, read as AppInfoParser reads it (the class
+     *  moved to utils.internals in 4.4, and the shim compiles against 2.4+). */
+    static String kafkaVersion() {
+        try (java.io.InputStream in = Codec.class.getClassLoader().getResourceAsStream("kafka/kafka-version.properties")) {
+            java.util.Properties props = new java.util.Properties();
+            if (in != null) {
+                props.load(in);
+            }
+            return props.getProperty("version", "unknown");
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static volatile java.lang.reflect.Method parsePrincipal;
+
+    /** SecurityUtils.parseKafkaPrincipal, wherever the release keeps it (utils, or utils.internals from 4.4). */
+    static Object parsePrincipal(String text) {
+        java.lang.reflect.Method m = parsePrincipal;
+        if (m == null) {
+            for (String name : new String[] {"org.apache.kafka.common.utils.SecurityUtils",
+                                             "org.apache.kafka.common.utils.internals.SecurityUtils"}) {
+                try {
+                    m = Class.forName(name).getMethod("parseKafkaPrincipal", String.class);
+                    break;
+                } catch (ReflectiveOperationException e) {
+                    // not in this release's place: try the next
+                }
+            }
+            if (m == null) {
+                throw new IllegalStateException("no SecurityUtils.parseKafkaPrincipal in this kafka-clients");
+            }
+            parsePrincipal = m;
+        }
+        try {
+            return m.invoke(null, text);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalArgumentException(cause);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** By name: the class exists from Kafka 3.3 (KAFKA-13649), and the shim compiles against 2.4+. */

@@ -24,7 +24,6 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.utils.AppInfoParser;
 import org.apache.kafka.server.authorizer.AclCreateResult;
 import org.apache.kafka.server.authorizer.AclDeleteResult;
 import org.apache.kafka.server.authorizer.Action;
@@ -73,20 +72,21 @@ public final class KafkaConformanceShim {
     }
 
     public static String kafkaVersion() {
-        return AppInfoParser.getVersion();
+        return Codec.kafkaVersion();
     }
 
     /** driver, overrides aclCount?, overrides authorizeByResourceType?, class name. */
     public String describe() throws Exception {
         Class<?> cls = authorizer.getClass();
-        boolean count = cls.getMethod("aclCount").getDeclaringClass() != Authorizer.class;
-        boolean byType = cls.getMethod("authorizeByResourceType", AuthorizableRequestContext.class,
-            AclOperation.class, ResourceType.class).getDeclaringClass() != Authorizer.class;
+        Method countMethod = findMethod(cls, "aclCount", 0);
+        Method byTypeMethod = findMethod(cls, "authorizeByResourceType", 3);
+        boolean count = countMethod != null && countMethod.getDeclaringClass() != Authorizer.class;
+        boolean byType = byTypeMethod != null && byTypeMethod.getDeclaringClass() != Authorizer.class;
         return new Codec.Writer().str(driver).str(count ? "1" : "0").str(byType ? "1" : "0").str(cls.getName()).toString();
     }
 
     private interface Call {
-        String run() throws Exception;
+        String run() throws Throwable;
     }
 
     private static String guard(Call call) {
@@ -107,7 +107,11 @@ public final class KafkaConformanceShim {
                 props.put(r.str(), r.str());
             }
             withPluginMetrics();
-            authorizer.configure(props);
+            try {
+                authorizer.configure(props);
+            } catch (IllegalArgumentException | org.apache.kafka.common.config.ConfigException refused) {
+                return Codec.errorAs("config-error", refused);
+            }
             authorizer.start(new ServerInfo());
             return OK;
         });
@@ -245,7 +249,9 @@ public final class KafkaConformanceShim {
     }
 
     public String authorizeByResourceType(String context, int operation, int resourceType) {
-        return guard(() -> results(List.of(authorizer.authorizeByResourceType(new Codec.Reader(context).context(),
+        // By reflection: authorizeByResourceType exists from Kafka 2.8 (KIP-679), and the shim compiles against 2.4+.
+        return guard(() -> results(List.of((AuthorizationResult) invoke(
+            "authorizeByResourceType", new Codec.Reader(context).context(),
             AclOperation.fromCode((byte) operation), ResourceType.fromCode((byte) resourceType)))));
     }
 
@@ -260,7 +266,8 @@ public final class KafkaConformanceShim {
     }
 
     public String aclCount() {
-        return guard(() -> new Codec.Writer().num(authorizer.aclCount()).toString());
+        // By reflection: aclCount exists from Kafka 3.0, and the shim compiles against 2.4+.
+        return guard(() -> new Codec.Writer().num((Integer) invoke("aclCount")).toString());
     }
 
     public String close() {
@@ -305,6 +312,20 @@ public final class KafkaConformanceShim {
         return null;
     }
 
+    /** Call a public method this release may not have; its own exceptions come out unwrapped. */
+    private Object invoke(String name, Object... args) throws Throwable {
+        Method m = findMethod(authorizer.getClass(), name, args.length);
+        if (m == null) {
+            throw new UnsupportedOperationException(authorizer.getClass().getName() + " (Kafka " + kafkaVersion()
+                + ") has no " + name + "()");
+        }
+        try {
+            return m.invoke(authorizer, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     private Method method(String name, int arity) {
         Method m = findMethod(authorizer.getClass(), name, arity);
         if (m == null) {
@@ -339,6 +360,10 @@ public final class KafkaConformanceShim {
                 for (AclDeleteResult.AclBindingDeleteResult one : deleted.aclBindingDeleteResults()) {
                     error = error != null ? error : one.exception().orElse(null);
                 }
+            }
+            if (error instanceof org.apache.kafka.common.errors.InvalidRequestException) {
+                // Kafka refused the ACL itself (AclAuthorizer's validation): the protocol's invalid-argument
+                throw new IllegalArgumentException(error.getMessage(), error);
             }
             if (error != null) {
                 throw error;

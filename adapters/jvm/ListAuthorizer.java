@@ -28,7 +28,6 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.apache.kafka.common.utils.SecurityUtils;
 import org.apache.kafka.server.authorizer.AclCreateResult;
 import org.apache.kafka.server.authorizer.AclDeleteResult;
 import org.apache.kafka.server.authorizer.Action;
@@ -61,7 +60,7 @@ public class ListAuthorizer implements Authorizer {
             for (String value : users.toString().split(";")) {
                 String v = value.trim();
                 if (!v.isEmpty()) {
-                    SecurityUtils.parseKafkaPrincipal(v);
+                    Codec.parsePrincipal(v);
                     superUsers.add(v);
                 }
             }
@@ -146,7 +145,7 @@ public class ListAuthorizer implements Authorizer {
             if (!"User:*".equals(e.principal())) {
                 KafkaPrincipal owner;
                 try {
-                    owner = SecurityUtils.parseKafkaPrincipal(e.principal());
+                    owner = (KafkaPrincipal) Codec.parsePrincipal(e.principal());
                 } catch (IllegalArgumentException bad) {
                     throw new IllegalStateException("stored ACL has an unparseable principal: " + e.principal(), bad);
                 }
@@ -233,7 +232,7 @@ public class ListAuthorizer implements Authorizer {
         return out;
     }
 
-    @Override
+    // No @Override: Authorizer.aclCount() exists from Kafka 3.0, and the shim compiles against 2.4+.
     public synchronized int aclCount() {
         return byId.size();
     }

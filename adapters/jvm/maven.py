@@ -195,9 +195,9 @@ def fetch_artifact(
     """The verified jars of ``artifact``, resolved with Maven if they are not cached yet."""
     root = cache or cache_dir()
     if not update_lock:
-        found = cached_jars(artifact, cache=root)
-        if found is not None:
-            return found
+        already = cached_jars(artifact, cache=root)
+        if already is not None:
+            return already
         if artifact.coordinate not in load_lock():
             raise JarError(f"{artifact} is not in the kit's lock ({lock_file()}): this release is not one the kit "
                            "has pinned; a maintainer adds it with: kafka-conformance fetch --update-lock")
@@ -224,14 +224,14 @@ def fetch_artifact(
             tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-12:])
             raise JarError(f"mvn could not resolve {artifact} (exit {done.returncode}); is this release served "
                            f"by your Maven repository?\n{tail}")
-        found = _sums(jars)
+        sums = _sums(jars)
         if update_lock:
             sets = load_lock()
-            sets[artifact.coordinate] = found
+            sets[artifact.coordinate] = sums
             _write_lock(sets)
-            log(f"locked {artifact}: {len(found)} jars")
+            log(f"locked {artifact}: {len(sums)} jars")
         else:
-            _compare(artifact, found, load_lock()[artifact.coordinate], jars)
+            _compare(artifact, sums, load_lock()[artifact.coordinate], jars)
         (jars / _VERIFIED_MARK).write_text(artifact.coordinate + "\n", encoding="utf-8")
         if where.exists():
             shutil.rmtree(where)

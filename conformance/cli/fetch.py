@@ -44,8 +44,10 @@ def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
             chosen.append((release.spec, release.artifact))
         else:
             raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl] or kafka-clients")
-    seen: set[object] = set()
-    return [(n, a) for n, a in chosen if not (a in seen or seen.add(a))]
+    unique: dict[object, str] = {}
+    for name, artifact in chosen:
+        unique.setdefault(artifact, name)
+    return [(name, artifact) for artifact, name in unique.items()]
 
 
 def run(args: argparse.Namespace) -> int:

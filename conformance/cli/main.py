@@ -50,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     from kafka_conformance.cli import corpus as cli_corpus
     from kafka_conformance.cli import fetch as cli_fetch
     from kafka_conformance.cli import fuzz as cli_fuzz
+    from kafka_conformance.cli import kafka_versions as cli_kafka_versions
     from kafka_conformance.cli import producer as cli_producer
 
     cli_producer.add_arguments(check_sub.add_parser("producer", help="a real producer client under failure traces"))
@@ -60,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
     cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
     cli_fetch.add_arguments(sub.add_parser("fetch", help="fetch the jars of real-Kafka targets from Maven, checked against the lock"))
+    cli_kafka_versions.add_arguments(
+        sub.add_parser("kafka-versions", help="Apache Kafka's own authorizers of every release judging the reference")
+    )
 
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
     replay.add_argument("files", nargs="+", type=Path)
@@ -159,6 +163,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from kafka_conformance.cli import fuzz as cli_fuzz
 
         return cli_fuzz.run(args)
+    if args.command == "kafka-versions":
+        from kafka_conformance.cli import kafka_versions as cli_kafka_versions
+
+        return cli_kafka_versions.run(args)
     if args.command == "fetch":
         from kafka_conformance.cli import fetch as cli_fetch
 

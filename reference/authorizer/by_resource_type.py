@@ -84,7 +84,12 @@ def authorize_by_resource_type(
     *,
     ready: bool = True,
 ) -> Decision:
-    """Answer a by-type query with the chosen variant."""
+    """Answer a by-type query with the chosen variant.
+
+    An operation or resource type the release does not know (CREATE_TOKENS before 3.3)
+    reaches Kafka's code as UNKNOWN (``fromCode`` of a code it has no constant for), so it
+    is refused as UNKNOWN is: seen on AclAuthorizer 3.2.3 by the release campaign."""
+    operation, resource_type = as_release_sees(profile, operation, resource_type)
     bad = _check_args(operation, resource_type)
     if bad is not None:
         return bad
@@ -97,6 +102,14 @@ def authorize_by_resource_type(
     if variant is ByTypeVariant.ACL_AUTHORIZER:
         return _acl_authorizer(acls, context, operation, resource_type, config)
     return _ground_truth(acls, context, operation, resource_type, authorize)
+
+
+def as_release_sees(
+    profile: Profile, operation: AclOperation, resource_type: ResourceType
+) -> tuple[AclOperation, ResourceType]:
+    """The values as the release's own enums decode them: UNKNOWN where it has no constant."""
+    return (operation if profile.supports(operation) else AclOperation.UNKNOWN,
+            resource_type if profile.supports(resource_type) else ResourceType.UNKNOWN)
 
 
 def _check_args(operation: AclOperation, resource_type: ResourceType) -> Decision | None:

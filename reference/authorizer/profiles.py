@@ -99,7 +99,8 @@ class Profile:
     def wildcard_principal_session_throws(self) -> bool:
         """KAFKA-17759 (4.0 line): the principal set is built with ``Set.of``,
         so a session principal equal to ``User:*`` makes authorize() throw
-        IllegalArgumentException for non-super-users [inferred]."""
+        IllegalArgumentException for non-super-users (confirmed on 3.9.1 vs 4.0.0 by
+        tests/jvm/test_kafka_releases.py)."""
         return self.is_standard and self.version.at_least("4.0.0")
 
     # -- configuration --------------------------------------------------------
@@ -136,7 +137,11 @@ class Profile:
 
     @property
     def rejects_slash_in_names(self) -> bool:
-        """KAFKA-13983: AclAuthorizer rejects resource names containing '/' from 3.3.0."""
+        """KAFKA-13983: AclAuthorizer rejects resource names containing '/' from 3.3.0.
+
+        Seen on the real releases (tests/jvm/test_kafka_releases.py): 3.3.0 refuses the ACL
+        (InvalidRequestException); 3.2.3 took the name as a ZooKeeper path, so createAcls failed
+        with NoNode unless the parent resource's znode existed."""
         return self.flavour is Flavour.ACL and self.version.at_least("3.3.0")
 
     @property

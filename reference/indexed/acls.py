@@ -36,7 +36,7 @@ from kafka_conformance.reference.acl.values import (
     AclOperation,
     ResourceType,
 )
-from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
+from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant, as_release_sees
 from kafka_conformance.reference.authorizer.config import AuthorizerConfig
 from kafka_conformance.reference.authorizer.decide import decide
 from kafka_conformance.reference.authorizer.decision import Action, Decision, RequestContext
@@ -172,6 +172,7 @@ class IndexedAcls(AclStore):
         def authorize(ctx: RequestContext, act: Action, keep: bool) -> Decision:
             return self._decide(ctx, act, config, profile, ready, keep)
 
+        operation, resource_type = as_release_sees(profile, operation, resource_type)
         return by_resource_type(
             self._types.get(resource_type),
             authorize,

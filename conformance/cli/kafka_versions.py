@@ -1,0 +1,54 @@
+"""``kafka-conformance kafka-versions``: the release campaign (real Kafka judging the reference)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("releases", nargs="*", metavar="kafka:VERSION[:FLAVOUR]",
+                        help="releases to run (default: every release the kit runs, both flavours)")
+    parser.add_argument("--mode", choices=["well-formed", "hostile", "both"], default="both")
+    parser.add_argument("--max-examples", type=int, default=50, help="examples per property (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures/kafka-versions"))
+    parser.add_argument("--markdown", type=Path, help="also write the table as Markdown (docs/kafka-versions.md's table)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.authorizer.kafka_versions import MODES, releases_named, run_campaign, to_markdown
+
+    if args.max_examples < 1:
+        print("kafka-conformance: error: kafka-versions: --max-examples must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        releases = releases_named(args.releases)
+    except ValueError as exc:
+        print(f"kafka-conformance: error: kafka-versions: {exc}", file=sys.stderr)
+        return 2
+    if args.markdown is not None:
+        try:
+            args.markdown.parent.mkdir(parents=True, exist_ok=True)
+            args.markdown.touch()
+        except OSError as exc:
+            print(f"kafka-conformance: error: cannot write {args.markdown}: {exc.strerror}", file=sys.stderr)
+            return 2
+    modes = MODES if args.mode == "both" else (args.mode,)
+
+    def show(row: object) -> None:
+        print(f"{row.release:24} {row.mode:12} {row.outcome} ({row.seconds} s)", flush=True)  # type: ignore[attr-defined]
+
+    rows = run_campaign(releases, modes=modes, max_examples=args.max_examples, seed=args.seed,
+                        failures_dir=args.failures_dir, on_row=show)
+    if args.markdown is not None:
+        command = "kafka-conformance kafka-versions " + shlex.join(sys.argv[2:])
+        args.markdown.write_text(to_markdown(rows, command=command, max_examples=args.max_examples, seed=args.seed),
+                                 encoding="utf-8")
+    if any(r.outcome.startswith("could not run") for r in rows):
+        return 2
+    return 1 if any(r.outcome == "diverges" for r in rows) else 0
