@@ -1,6 +1,6 @@
 """Throughput of the JVM adapter: py4j round trips, batched authorize(), by-type, whole cases.
 
-    python -m kafka_conformance.adapters.jvm.jars        # once: fetch kafka-clients-4.3.0.jar
+    kafka-conformance fetch kafka-clients              # once: kafka-clients 4.3.0 from Maven
     python benchmarks/bench_jvm.py                       # quick
     python benchmarks/bench_jvm.py --acls 100,1000,10000 --batches 1,10,100,1000 --seconds 2
 

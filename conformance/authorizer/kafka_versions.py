@@ -86,7 +86,21 @@ def to_markdown(rows: Sequence[CampaignRow], *, command: str, max_examples: int,
         cells = [mark.get(by_name.get(n, ""), "—") for n in names]
         lines.append(f"| `{row.release}` | {row.mode} | {row.outcome} | " + " | ".join(cells) + f" | {row.seconds} |")
     divergences = [(row, p) for row in rows for p in row.properties if p[1] in ("failed", "error")]
-    out = [f"Command: `{command}` ({max_examples} examples per property, seed {seed}).", "", *lines, ""]
+    out = [
+        "# Apache Kafka's authorizers, release by release, against the reference",
+        "",
+        "Written by `kafka-conformance kafka-versions` (do not edit by hand; `tox -e kafka-versions` rewrites it).",
+        "Each row runs every property of the authorizer suite against Apache Kafka's own authorizer of that",
+        "release (`kafka:VERSION:FLAVOUR`, jars from Maven checked against the kit's lock), held to the",
+        "reference profile of the same release and flavour. *agrees*: every generated case answered as the",
+        "reference says; *n/a*: outside what that release implements. What the campaign found, and how each",
+        "finding was settled, is in `docs/jvm-adapter.md`.",
+        "",
+        f"Command: `{command}` ({max_examples} examples per property, seed {seed}).",
+        "",
+        *lines,
+        "",
+    ]
     if divergences:
         out += ["Divergences (each a saved, replayable case):", ""]
         out += [f"- `{row.release}` {row.mode} `{name}`: {where}" for row, (name, _, _, where) in divergences]

@@ -220,6 +220,7 @@ def _kafka(spec: str, rest: str) -> Target:
 
     try:
         factory, caps, _ = kafka_target.kafka_factory(rest)
+        factory().close()  # start the JVM (and ZooKeeper) now: a failure is the user's setup, exit 2
     except (ValueError, AdapterError) as exc:
         raise TargetError(f"target {spec!r}: {exc}") from exc
     return Target(spec, factory, caps)

@@ -151,10 +151,18 @@ def matching_acls(
     return [a for a in same_type if name_matches(a.pattern, resource.name, profile)]
 
 
+def wildcard_skipped(name: str, profile: Profile) -> bool:
+    """Whether LITERAL ``*`` ACLs are out of R for this name (see
+    ``Profile.star_names_skip_wildcard_literal``)."""
+    return profile.star_names_skip_wildcard_literal and name.startswith(WILDCARD_RESOURCE) and name != WILDCARD_RESOURCE
+
+
 def name_matches(pattern: ResourcePattern, name: str, profile: Profile) -> bool:
     """Does an ACL's pattern cover the resource ``name``?"""
     if pattern.pattern_type is PatternType.LITERAL:
-        return pattern.name in (name, WILDCARD_RESOURCE)
+        if pattern.name == WILDCARD_RESOURCE:
+            return not wildcard_skipped(name, profile)
+        return pattern.name == name
     if pattern.pattern_type is PatternType.PREFIXED:
         if pattern.name == "" and not profile.empty_prefix_matches_all:
             # AclAuthorizer's range lookup only finds "" for the empty name.
@@ -179,32 +187,53 @@ def _shadowed_lookup(same_type: Sequence[AclBinding], name: str) -> list[AclBind
     prefix of the action's name, so a shorter PREFIXED ACL behind such an entry
     was never seen.  The LITERAL ``*`` entries were consulted separately.
     """
+    found: list[AclBinding] = []
+    found_ids: set[int] = set()
+    for walk in (_walk_from(same_type, name), _walk_from_wildcard(same_type)):
+        for acl in walk:
+            if not name.startswith(acl.pattern.name):
+                if acl.pattern.is_wildcard:
+                    continue  # the LITERAL '*' entry was evaluated and the walk went on
+                break
+            if acl.pattern.pattern_type is PatternType.LITERAL and acl.pattern.name != name:
+                continue  # a LITERAL that is only a prefix is skipped ('*' too: a name starting with '*')
+            if id(acl) not in found_ids:
+                found.append(acl)
+                found_ids.add(id(acl))
+    if not name.startswith(WILDCARD_RESOURCE):
+        found.extend(
+            a
+            for a in same_type
+            if a.pattern.is_wildcard and id(a) not in found_ids
+        )
+    return found
+
+
+def _walk_from(same_type: Sequence[AclBinding], name: str) -> list[AclBinding]:
+    """The first pass: every ACL whose name sorts at or below the action's, descending."""
     key = _java_order(name)
-    walk = sorted(
+    return sorted(
         (a for a in same_type if _java_order(a.pattern.name) <= key),
         key=lambda a: _java_order(a.pattern.name),
         reverse=True,
     )
-    found: list[AclBinding] = []
-    for acl in walk:
-        if not name.startswith(acl.pattern.name):
-            if acl.pattern.is_wildcard:
-                continue  # the LITERAL '*' entry was evaluated and the walk went on
-            break
-        if acl.pattern.pattern_type is PatternType.LITERAL:
-            if acl.pattern.name == name:
-                found.append(acl)
-        else:
-            found.append(acl)
-    found_ids = {id(a) for a in found}
-    found.extend(
-        a
-        for a in same_type
-        if a.pattern.pattern_type is PatternType.LITERAL
-        and a.pattern.name == WILDCARD_RESOURCE
-        and id(a) not in found_ids
+
+
+def _walk_from_wildcard(same_type: Sequence[AclBinding]) -> list[AclBinding]:
+    """The second pass, the wildcard lookup: it starts at (``*``, LITERAL), so the ``*`` ACLs
+    come LITERAL first, then PREFIXED (an UNKNOWN pattern sorts before LITERAL and is not
+    on it), then every name below ``*``, descending, under the same walk rules."""
+    order = {PatternType.LITERAL: 0, PatternType.PREFIXED: 1}
+    at_star = sorted(
+        (a for a in same_type if a.pattern.name == WILDCARD_RESOURCE and a.pattern.pattern_type in order),
+        key=lambda a: order[a.pattern.pattern_type],
     )
-    return found
+    below = sorted(
+        (a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),
+        key=lambda a: _java_order(a.pattern.name),
+        reverse=True,
+    )
+    return at_star + below
 
 
 def _java_order(text: str) -> bytes:

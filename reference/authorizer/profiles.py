@@ -62,6 +62,16 @@ class Profile:
         return self.is_standard and not self.version.at_least("3.3.1")
 
     @property
+    def star_names_skip_wildcard_literal(self) -> bool:
+        """No ticket (found by the release campaign, seen on real 3.2.0 to 4.4.0): StandardAuthorizer's
+        walk skips every LITERAL ACL that is not an exact match once its name is a prefix of the
+        resource name, and the LITERAL ``*`` wildcard is no exception.  So for a name that begins
+        with ``*`` (``*o``: legal for groups and transactional ids) ALLOW and DENY ACLs on LITERAL
+        ``*`` are never consulted (``StandardAuthorizerData.checkSection``).  AclAuthorizer looks
+        the wildcard up on its own and is not affected."""
+        return self.is_standard
+
+    @property
     def single_char_prefix_bug(self) -> bool:
         """KAFKA-7702: 2.0.x and 2.1.0 never matched a PREFIXED ACL of exactly one
         character (SimpleAclAuthorizer's range lookup excluded it). Fixed in 2.1.1/2.2.0."""

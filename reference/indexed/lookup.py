@@ -44,6 +44,7 @@ class Flags:
         "session_throws",
         "shadowing",
         "single_char",
+        "star_skip",
         "unknown_pattern_prefix",
         "unknown_permission_denies",
     )
@@ -57,9 +58,11 @@ class Flags:
         self.unknown_pattern_prefix = profile.is_standard
         self.unknown_permission_denies = profile.non_allow_deny_permission_denies
         self.default_when_none_applies = profile.default_when_no_acl_applies
-        # Which R a name gets depends only on these four flags.
+        self.star_skip = profile.star_names_skip_wildcard_literal
+        # Which R a name gets depends only on these five flags.
         self.mode = (
-            8 * self.shadowing
+            16 * self.star_skip
+            + 8 * self.shadowing
             + 4 * self.single_char
             + 2 * self.empty_prefix_all
             + self.unknown_pattern_prefix
@@ -87,7 +90,7 @@ def matching_buckets(index: TypeIndex, name: str, flags: Flags) -> list[Bucket]:
     bucket = index.literal.get(name)
     if bucket is not None:
         found.append(bucket)
-    if name != WILDCARD_RESOURCE:
+    if name != WILDCARD_RESOURCE and not (flags.star_skip and name.startswith(WILDCARD_RESOURCE)):
         bucket = index.literal.get(WILDCARD_RESOURCE)
         if bucket is not None:
             found.append(bucket)
@@ -123,6 +126,7 @@ def shadowed_groups(index: TypeIndex, name: str) -> list[list[Bucket]]:
     """
     keys, names = index.sorted_names()
     groups = []
+    visited: set[str] = set()
     at = bisect.bisect_right(keys, _java_order(name)) - 1
     while at >= 0:
         candidate = names[at]
@@ -133,23 +137,43 @@ def shadowed_groups(index: TypeIndex, name: str) -> list[list[Bucket]]:
                 at -= 1  # the LITERAL '*' entries are stepped over, not a stop
                 continue
             break
-        group = [
-            b
-            for b in (
-                index.literal.get(candidate) if candidate == name else None,
-                index.prefixed.get(candidate),
-                index.unknown.get(candidate),
-            )
-            if b is not None
-        ]
+        visited.add(candidate)
+        group = _group(index, candidate, name)
         if group:
             groups.append(group)
         at -= 1
-    if name != WILDCARD_RESOURCE:
+    starred = name.startswith(WILDCARD_RESOURCE)
+    if starred or WILDCARD_RESOURCE not in index.prefixed:
+        # The second pass (the wildcard lookup) starts at ('*', LITERAL) and walks on below '*':
+        # it adds the prefixes of the name the first pass was stopped before.
+        at = bisect.bisect_left(keys, _java_order(WILDCARD_RESOURCE)) - 1
+        while at >= 0:
+            candidate = names[at]
+            if not name.startswith(candidate):
+                break
+            if candidate not in visited:
+                group = _group(index, candidate, name)
+                if group:
+                    groups.append(group)
+            at -= 1
+    if not starred:
         wildcard = index.literal.get(WILDCARD_RESOURCE)
         if wildcard is not None:
             groups.append([wildcard])
     return groups
+
+
+def _group(index: TypeIndex, candidate: str, name: str) -> list[Bucket]:
+    """One name's buckets on the walk: its LITERAL ACLs only when it is the name itself."""
+    return [
+        b
+        for b in (
+            index.literal.get(candidate) if candidate == name else None,
+            index.prefixed.get(candidate),
+            index.unknown.get(candidate),
+        )
+        if b is not None
+    ]
 
 
 def r_tuple(index: TypeIndex, groups: list[list[Bucket]], name: str, flags: Flags) -> tuple[AclBinding, ...]:

@@ -2,7 +2,7 @@
 
 Every test here skips, with the reason, when java/javac, py4j or the cached
 kafka-clients jar is missing (fetch it with
-``python -m kafka_conformance.adapters.jvm.jars``; ``tox -e jvm`` does).  The
+``kafka-conformance fetch kafka-clients``; ``tox -e jvm`` does).  The
 JVM is started once per test session and stopped at its end.
 """
 

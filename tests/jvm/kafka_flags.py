@@ -114,3 +114,12 @@ BY_TYPE = Scenario({}, (acl("User:alice", ALLOW, AclOperation.WRITE, "foo"),), "
 GATE_RELEASES = tuple(sorted({r for f in FLAGS for r in (f.before, f.after)} | {"3.2.3:acl", "3.3.0:acl", "2.7.2:acl", "2.8.2:acl"}))
 
 ScenarioRunner = Callable[[Scenario, str], str]
+
+STAR_NAMES = {
+    "deny-on-literal-star-for-*o": Scenario({}, (acl("User:alice", DENY, AclOperation.READ, "*"),
+                                                 acl("User:alice", ALLOW, AclOperation.READ, "*o")), "User:alice", read("*o")),
+    "allow-on-literal-star-for-*o": Scenario({}, (acl("User:alice", ALLOW, AclOperation.READ, "*"),), "User:alice", read("*o")),
+    "allow-on-literal-star-for-**": Scenario({}, (acl("User:alice", ALLOW, AclOperation.READ, "*"),), "User:alice", read("**")),
+    "allow-on-literal-star-for-*": Scenario({}, (acl("User:alice", ALLOW, AclOperation.READ, "*"),), "User:alice", read("*")),
+}
+"""Profile.star_names_skip_wildcard_literal: StandardAuthorizer never consults LITERAL '*' for a name starting with '*'."""

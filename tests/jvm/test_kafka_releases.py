@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from kafka_flags import BY_TYPE, FLAGS, GATE_RELEASES, NOT_RUNNABLE, SLASH, Flag
+from kafka_flags import BY_TYPE, FLAGS, GATE_RELEASES, NOT_RUNNABLE, SLASH, STAR_NAMES, Flag
 
 from kafka_conformance.adapters.jvm.kafka_releases import parse_kafka_target
 from kafka_conformance.adapters.jvm.kafka_target import kafka_factory, not_runnable_reason
@@ -87,6 +87,20 @@ def test_kafka_13983_a_slash_in_an_acl_authorizer_name() -> None:
     after = _answer("3.3.0:acl", SLASH)
     assert after == "error:invalid-argument", after
     assert profile_for("3.3.0", "acl").rejects_slash_in_names and not profile_for("3.2.3", "acl").rejects_slash_in_names
+
+
+@pytest.mark.parametrize("release", ["3.3.1:standard", "3.9.1:standard", "4.4.0:standard", "3.9.1:acl"])
+def test_literal_star_acls_for_names_starting_with_a_star(release: str) -> None:
+    """Found by the release campaign: StandardAuthorizer (every release) skips LITERAL '*' ACLs for a
+    name that begins with '*'; AclAuthorizer applies them.  The reference models both."""
+    real = _real(release)
+    try:
+        answers = {name: (s.run(real), s.run(_reference(release))) for name, s in STAR_NAMES.items()}
+    finally:
+        real.close()  # type: ignore[attr-defined]
+    assert all(kafka == ours for kafka, ours in answers.values()), answers
+    skipped = answers["deny-on-literal-star-for-*o"][0] == "ALLOWED"
+    assert skipped == release.endswith(":standard"), answers
 
 
 def test_the_flags_not_shown_on_real_releases_say_why() -> None:

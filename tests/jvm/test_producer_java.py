@@ -2,7 +2,7 @@
 
 Each test starts a real JVM running ``KafkaProducer`` (adapters/jvm/ProducerRunner.java)
 against the kit's Python test broker; they skip, with the reason, when java/javac or the
-cached jar is missing (``python -m kafka_conformance.adapters.jvm.jars``) or when
+cached jar is missing (``kafka-conformance fetch kafka-clients``) or when
 kafka-python (the test broker's codec, the ``clients`` extra) is not installed.
 """
 

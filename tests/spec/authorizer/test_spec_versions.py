@@ -236,3 +236,60 @@ def test_version_parsing(text, parsed):
 def test_version_parsing_rejects_garbage(text):
     with pytest.raises(AclValueError):
         KafkaVersion.parse(text)
+
+
+# -- values a release has no constant for: found by the release campaign on AclAuthorizer 3.2.3 ---
+
+
+@pytest.mark.parametrize("flavour", ["standard", "acl"])
+def test_by_type_with_an_operation_the_release_does_not_know_is_refused(flavour):
+    """CREATE_TOKENS arrived in 3.3.0 (KIP-373).  On 3.2.3 its code decodes to UNKNOWN
+    (``AclOperation.fromCode``), which ``authorizeByResourceTypeCheckArgs`` refuses;
+    from 3.3.0 it is a real operation and gets an answer."""
+    from kafka_conformance.reference import AclOperation, RequestContext, ResourceType, parse_principal
+    from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+
+    ctx = RequestContext(parse_principal("User:alice"), "10.0.0.1")
+    answers = {}
+    for version in ("3.2.3", "3.3.0"):
+        authorizer = ReferenceAuthorizer(profile_for(version, flavour))
+        authorizer.configure({})
+        authorizer.complete_initial_load()
+        answers[version] = authorizer.authorize_by_resource_type(ctx, AclOperation.CREATE_TOKENS, ResourceType.TOPIC)
+    assert answers["3.2.3"].result is ERROR and answers["3.2.3"].error == "invalid-argument"
+    assert answers["3.3.0"].result is DENIED
+
+
+# -- StandardAuthorizer skips LITERAL '*' for names that begin with '*' (no ticket; found by the campaign) ---
+
+
+@pytest.mark.parametrize("version", ["3.2.0", "3.3.0", "3.3.1", "3.9.1", "4.3.0"])
+def test_standard_authorizer_skips_the_wildcard_literal_for_names_starting_with_a_star(version):
+    """StandardAuthorizerData's walk skips LITERAL ACLs that are only a prefix of the name; '*' is a
+    prefix of '*o', so neither the DENY nor the ALLOW on LITERAL '*' is consulted for '*o'.  Real
+    3.2.0 to 4.4.0 answer so (tests/jvm/test_kafka_releases.py); AclAuthorizer does not."""
+    from kafka_conformance.reference import AclOperation, Action, RequestContext, ResourcePattern, ResourceType, parse_principal
+    from kafka_conformance.reference.acl.values import AccessControlEntry, AclPermissionType
+    from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+
+    def binding(permission, name):
+        return AclBinding(ResourcePattern(ResourceType.GROUP, name, PatternType.LITERAL),
+                          AccessControlEntry("User:alice", "*", AclOperation.READ, permission))
+
+    def answer(flavour, acls, name):
+        authorizer = ReferenceAuthorizer(profile_for(version, flavour))
+        authorizer.configure({})
+        authorizer.load_snapshot({f"a{i}": b for i, b in enumerate(acls)})
+        authorizer.complete_initial_load()
+        ctx = RequestContext(parse_principal("User:alice"), "10.0.0.1")
+        return authorizer.authorize_one(ctx, Action(AclOperation.READ, ResourcePattern(ResourceType.GROUP, name))).result
+
+    deny_star = [binding(AclPermissionType.DENY, "*"), binding(AclPermissionType.ALLOW, "*o")]
+    allow_star = [binding(AclPermissionType.ALLOW, "*")]
+    assert answer("standard", deny_star, "*o") is ALLOWED
+    assert answer("standard", allow_star, "*o") is DENIED
+    assert answer("standard", allow_star, "*") is ALLOWED
+    assert answer("standard", allow_star, "o*") is ALLOWED
+    if profile_for(version, "standard").version < KafkaVersion(4, 0, 0):
+        assert answer("acl", deny_star, "*o") is DENIED
+        assert answer("acl", allow_star, "*o") is ALLOWED
