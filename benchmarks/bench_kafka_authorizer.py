@@ -30,6 +30,8 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -56,6 +58,11 @@ def queries(resources: int, calls: int, rnd: random.Random) -> dict[str, tuple[R
         "write-cold": (local, [Action(AclOperation.WRITE, ResourcePattern(ResourceType.TOPIC, f"{PREFIX}{rnd.choice(topics)}"))
                                for _ in range(min(calls, 5000))]),
     }
+
+
+def _one(index: IndexedAcls, ctx: RequestContext, actions: list[Action], counter: Iterator[int],
+         config: AuthorizerConfig, profile: Profile) -> object:
+    return index.decide(ctx, actions[next(counter) % len(actions)], config, profile)
 
 
 def main() -> None:
@@ -91,8 +98,7 @@ def main() -> None:
             answer = kafka._call("timeAuthorize()", "timeAuthorize", enc_context(ctx), "".join(map(enc_action, actions)),
                                  args.calls)
             k_med, k_p99, _ = (int(t or 0) for t in decode_tokens(answer))
-            cycle = iter(range(10**9))
-            samples = timed(lambda a=actions, c=ctx: index.decide(c, a[next(cycle) % len(a)], config, profile),
+            samples = timed(partial(_one, index, ctx, actions, iter(range(10**9)), config, profile),
                             args.calls, time.perf_counter_ns)
             i_med, i_p99 = summary(samples)
             rows.append((size, len(acls), name, k_med / 1000, k_p99 / 1000, i_med, i_p99))
@@ -100,9 +106,8 @@ def main() -> None:
         answer = kafka._call("timeByType()", "timeByType", enc_context(by_ctx), AclOperation.READ.code,
                              ResourceType.TOPIC.code, args.by_type_calls)
         k_med, k_p99, _ = decode_tokens(answer)
-        samples = timed(lambda: index.authorize_by_resource_type(by_ctx, AclOperation.READ, ResourceType.TOPIC, config,
-                                                                 profile, ByTypeVariant.INTERFACE_DEFAULT),
-                        args.by_type_calls, time.perf_counter_ns)
+        samples = timed(partial(index.authorize_by_resource_type, by_ctx, AclOperation.READ, ResourceType.TOPIC, config,
+                                profile, ByTypeVariant.INTERFACE_DEFAULT), args.by_type_calls, time.perf_counter_ns)
         i_med, i_p99 = summary(samples)
         rows.append((size, len(acls), "by-type", int(k_med or 0) / 1000, int(k_p99 or 0) / 1000, i_med, i_p99))
         kafka.close()
