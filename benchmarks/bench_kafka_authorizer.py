@@ -44,7 +44,7 @@ from kafka_conformance.reference.acl.values import AclOperation, ResourcePattern
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.config import AuthorizerConfig
 from kafka_conformance.reference.authorizer.decision import Action, RequestContext
-from kafka_conformance.reference.authorizer.profiles import profile_for
+from kafka_conformance.reference.authorizer.profiles import Profile, profile_for
 from kafka_conformance.reference.indexed.acls import IndexedAcls
 
 
