@@ -15,11 +15,13 @@ import attrs
 from kafka_conformance.reference.errors import AclValueError
 
 __all__ = [
+    "APACHE_KAFKA_RELEASES",
     "DEFAULT_VERSION",
     "LATEST_VERSION",
     "OLDEST_VERSION",
     "KafkaVersion",
     "fixed_in",
+    "known_release",
     "release",
 ]
 
@@ -81,3 +83,34 @@ def fixed_in(version: KafkaVersion, backport: str, first: str) -> bool:
     if (version.major, version.minor) == (bp.major, bp.minor):
         return version >= bp
     return version >= release(first)
+
+
+APACHE_KAFKA_RELEASES = tuple(KafkaVersion.parse(v) for v in (
+    "2.0.0 2.0.1 2.1.0 2.1.1 2.2.0 2.2.1 2.2.2 2.3.0 2.3.1 2.4.0 2.4.1 2.5.0 2.5.1 2.6.0 2.6.1 2.6.2 2.6.3 "
+    "2.7.0 2.7.1 2.7.2 2.8.0 2.8.1 2.8.2 3.0.0 3.0.1 3.0.2 3.1.0 3.1.1 3.1.2 3.2.0 3.2.1 3.2.2 3.2.3 "
+    "3.3.0 3.3.1 3.3.2 3.4.0 3.4.1 3.5.0 3.5.1 3.5.2 3.6.0 3.6.1 3.6.2 3.7.0 3.7.1 3.7.2 3.8.0 3.8.1 "
+    "3.9.0 3.9.1 3.9.2 4.0.0 4.0.1 4.0.2 4.1.0 4.1.1 4.1.2 4.2.0 4.2.1 4.2.2 4.3.0 4.3.1 4.4.0"
+).split())
+"""Every Apache Kafka release from 2.0.0 (PREFIXED ACLs, where the model starts) to the newest
+Maven serves; 4.3.1 and 4.4.0 are past LATEST_VERSION but were checked against the real
+StandardAuthorizer (docs/kafka-versions.md).  A release outside this list has no semantics
+the kit can vouch for."""
+
+
+def known_release(text: str | KafkaVersion) -> KafkaVersion:
+    """``text`` as a release of Apache Kafka the reference models; AclValueError names the nearest."""
+    version = KafkaVersion.parse(text)
+    if version in APACHE_KAFKA_RELEASES:
+        return version
+    same_line = [v for v in APACHE_KAFKA_RELEASES if (v.major, v.minor) == (version.major, version.minor)]
+    if same_line:
+        near = ", ".join(map(str, same_line))
+    elif version > APACHE_KAFKA_RELEASES[-1]:
+        near = f"the newest modelled is {APACHE_KAFKA_RELEASES[-1]}"
+    elif version < APACHE_KAFKA_RELEASES[0]:
+        near = f"the oldest modelled is {APACHE_KAFKA_RELEASES[0]}"
+    else:
+        lower = max(v for v in APACHE_KAFKA_RELEASES if v < version)
+        upper = min(v for v in APACHE_KAFKA_RELEASES if v > version)
+        near = f"{lower} or {upper}"
+    raise AclValueError("kafka version", str(version), f"not an Apache Kafka release the kit models (nearest: {near})")

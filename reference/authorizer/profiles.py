@@ -14,7 +14,7 @@ import enum
 import attrs
 
 from kafka_conformance.reference.errors import AclValueError
-from kafka_conformance.reference.releases import DEFAULT_VERSION, OLDEST_VERSION, KafkaVersion, fixed_in
+from kafka_conformance.reference.releases import DEFAULT_VERSION, OLDEST_VERSION, KafkaVersion, fixed_in, known_release
 
 __all__ = ["Flavour", "Profile", "profile_for"]
 
@@ -188,6 +188,7 @@ def profile_for(
     f = Flavour.parse(flavour)
     if v < OLDEST_VERSION:
         raise AclValueError("kafka version", str(v), f"releases before {OLDEST_VERSION} are not modelled")
+    known_release(v)
     if f is Flavour.STANDARD and v < KafkaVersion(3, 2, 0):
         raise AclValueError(
             "flavour", "standard", f"StandardAuthorizer first shipped in 3.2.0, not in {v}"
