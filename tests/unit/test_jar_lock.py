@@ -98,3 +98,9 @@ def test_fetch_reports_a_lock_mismatch_as_exit_2(tmp_path: Path, monkeypatch: py
     _fake_set(tmp_path, METADATA, {"org.apache.kafka:kafka-metadata:3.3.1": b"tampered"})
     assert main(["fetch", "kafka:3.3.1"]) == 2
     assert "SHA-256 differs" in capsys.readouterr().err
+
+
+def test_every_release_run_for_real_is_a_modelled_release() -> None:
+    from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
+
+    assert {r.version for r in all_releases()} <= set(APACHE_KAFKA_RELEASES)

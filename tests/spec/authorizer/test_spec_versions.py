@@ -293,3 +293,20 @@ def test_standard_authorizer_skips_the_wildcard_literal_for_names_starting_with_
     if profile_for(version, "standard").version < KafkaVersion(4, 0, 0):
         assert answer("acl", deny_star, "*o") is DENIED
         assert answer("acl", allow_star, "*o") is ALLOWED
+
+
+@pytest.mark.parametrize(("version", "nearest"), [
+    ("9.9.9", "the newest modelled is 4.4.0"), ("3.3.3", "3.3.0, 3.3.1, 3.3.2"), ("3.10.0", "3.9.2 or 4.0.0"),
+    ("4.5", "the newest modelled is 4.4.0"),
+])
+def test_only_real_releases_have_profiles(version, nearest):
+    """A release that never shipped has no semantics to hold anyone to: refused, naming the nearest."""
+    with pytest.raises(AclValueError, match=nearest):
+        profile_for(version, "standard")
+
+
+def test_every_release_the_kit_runs_for_real_is_modelled():
+    from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
+
+    assert KafkaVersion(4, 4, 0) in APACHE_KAFKA_RELEASES and KafkaVersion(2, 0, 0) == APACHE_KAFKA_RELEASES[0]
+    assert list(APACHE_KAFKA_RELEASES) == sorted(APACHE_KAFKA_RELEASES)
