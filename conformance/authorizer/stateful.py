@@ -26,7 +26,7 @@ from kafka_conformance.authorizer.anomalies import classify
 from kafka_conformance.authorizer.cases import Query
 from kafka_conformance.authorizer.driver import CaseFailed
 from kafka_conformance.authorizer.report import Divergence
-from kafka_conformance.authorizer.strategies import acl_bindings, pools, queries
+from kafka_conformance.authorizer.strategies import acl_bindings, for_release, pools, queries
 from kafka_conformance.authorizer.targets import Target, resolve_target
 from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
@@ -50,7 +50,7 @@ def authorizer_state_machine(target: str | Target, *, mode: str = "well-formed")
 
         @initialize(pool=pools(mode))
         def start(self, pool: Any) -> None:
-            self.pool = pool
+            self.pool = for_release(pool, caps)
             self.target.configure({})
 
         @rule(data=st.data())
