@@ -12,7 +12,8 @@ and the same questions, in one run:
 * **Kafka**: the release's real ``StandardAuthorizer`` in the kit's JVM, fed with
   ``loadSnapshot``; each ``authorize()`` call (one action) is timed *inside the
   JVM* with ``System.nanoTime`` (no py4j per call, after a warm-up of a tenth of
-  the calls), as JMH would time it, minus JMH's harness;
+  the calls), as JMH would time it, minus JMH's harness; a query stops after
+  ``--calls`` calls or 30 s (the table says how many were made);
 * **indexed**: ``reference-indexed`` (``IndexedAcls``) timed call by call with
   ``perf_counter_ns`` in this process.
 
@@ -97,19 +98,20 @@ def main() -> None:
         for name, (ctx, actions) in queries(size, args.calls, random.Random(args.seed + size)).items():
             answer = kafka._call("timeAuthorize()", "timeAuthorize", enc_context(ctx), "".join(map(enc_action, actions)),
                                  args.calls)
-            k_med, k_p99, _ = (int(t or 0) for t in decode_tokens(answer))
+            k_med, k_p99, _, made = (int(t or 0) for t in decode_tokens(answer))
             samples = timed(partial(_one, index, ctx, actions, iter(range(10**9)), config, profile),
                             args.calls, time.perf_counter_ns)
             i_med, i_p99 = summary(samples)
-            rows.append((size, len(acls), name, k_med / 1000, k_p99 / 1000, i_med, i_p99))
+            rows.append((size, len(acls), f"{name} ({made:,} Kafka calls)", k_med / 1000, k_p99 / 1000, i_med, i_p99))
         by_ctx = RequestContext(USER, "127.0.0.2")
         answer = kafka._call("timeByType()", "timeByType", enc_context(by_ctx), AclOperation.READ.code,
                              ResourceType.TOPIC.code, args.by_type_calls)
-        k_med, k_p99, _ = decode_tokens(answer)
+        k_med, k_p99, _, made_by_type = decode_tokens(answer)
         samples = timed(partial(index.authorize_by_resource_type, by_ctx, AclOperation.READ, ResourceType.TOPIC, config,
                                 profile, ByTypeVariant.INTERFACE_DEFAULT), args.by_type_calls, time.perf_counter_ns)
         i_med, i_p99 = summary(samples)
-        rows.append((size, len(acls), "by-type", int(k_med or 0) / 1000, int(k_p99 or 0) / 1000, i_med, i_p99))
+        rows.append((size, len(acls), f"by-type ({made_by_type} Kafka calls)", int(k_med or 0) / 1000,
+                     int(k_p99 or 0) / 1000, i_med, i_p99))
         kafka.close()
     print()
     print("| resources | ACLs | query | Kafka median µs | Kafka p99 µs | indexed median µs | indexed p99 µs | Kafka ÷ indexed |")
