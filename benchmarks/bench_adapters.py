@@ -2,6 +2,7 @@
 
     python benchmarks/bench_adapters.py                 # both tables
     python benchmarks/bench_adapters.py --calls 20000 --examples 300 --seed 3
+    python benchmarks/bench_adapters.py --target kafka:4.3.1 --target kafka:3.9.1:acl   # real Kafka too
 
 Two measurements, printed as Markdown tables:
 
@@ -95,8 +96,9 @@ def _cmd(*argv: str) -> str:
     return "cmd:" + shlex.join(argv)
 
 
-def suite_targets() -> list[tuple[str, str]]:
-    found = [("in-process Python (MyAuthorizer)", "python:my_authorizer:factory"),
+def suite_targets(extra: list[str]) -> list[tuple[str, str]]:
+    found = [(f"{spec} (JVM)" if spec.startswith("kafka:") else spec, spec) for spec in extra]
+    found += [("in-process Python (MyAuthorizer)", "python:my_authorizer:factory"),
              ("subprocess Python (same MyAuthorizer)", _cmd(sys.executable, str(SERVER)))]
     if NODE:
         found.append(("subprocess Node.js (authorizer.js)", _cmd(NODE, str(NODE_IMPL))))
@@ -117,9 +119,9 @@ def raw_targets() -> list[tuple[str, Callable[[], AuthorizerUnderTest]]]:
     return found
 
 
-def bench_suite(examples: int, seed: int) -> list[tuple[str, float, float]]:
+def bench_suite(examples: int, seed: int, extra: list[str]) -> list[tuple[str, float, float]]:
     rows = []
-    for label, spec in suite_targets():
+    for label, spec in suite_targets(extra):
         target = resolve_target(spec)
         check_authorizer(target, max_examples=10, seed=seed, properties=["authorize"])  # warm-up: start, import
         started = time.perf_counter()
@@ -164,11 +166,13 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=200, help="Hypothesis examples for the suite run")
     parser.add_argument("--calls", type=int, default=10000, help="authorize() calls per raw measurement")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--target", action="append", default=[],
+                        help="also measure this target in the suite table (e.g. kafka:4.3.1, kafka:3.9.1:acl)")
     args = parser.parse_args()
     node = "none" if NODE is None else shutil.which("node")
     print(f"Python {platform.python_version()} on {platform.machine()}, node: {node}\n")
 
-    suite = bench_suite(args.examples, args.seed)
+    suite = bench_suite(args.examples, args.seed, args.target)
     base = suite[0][1]
     print(f"Suite, property `authorize`, {args.examples} examples, seed {args.seed}:\n")
     print("| target | cases/s | time (s) | slowdown vs in-process |")
