@@ -422,8 +422,10 @@ public final class KafkaConformanceShim {
                     error = error != null ? error : one.exception().orElse(null);
                 }
             }
-            if (error instanceof org.apache.kafka.common.errors.InvalidRequestException) {
-                // Kafka refused the ACL itself (AclAuthorizer's validation): the protocol's invalid-argument
+            if (error instanceof org.apache.kafka.common.errors.InvalidRequestException
+                    || (error != null && error.getCause() instanceof IllegalArgumentException)) {
+                // Kafka refused the ACL (AclAuthorizer's validation, or ZooKeeper refusing its path,
+                // as for an empty resource name): the protocol's invalid-argument
                 throw new IllegalArgumentException(error.getMessage(), error);
             }
             if (error != null) {

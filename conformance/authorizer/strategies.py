@@ -121,16 +121,22 @@ def _base_names(hostile: bool) -> st.SearchStrategy[list[str]]:
 
 
 def for_release(pool: Pool, caps: Capabilities) -> Pool:
-    """The pool without the operations and resource types the target's release has no constant
-    for (CREATE_TOKENS and USER before 3.3): no request of that release can carry them, and
-    Kafka's code meets them only as UNKNOWN (AclAuthorizer 2.4 throws KafkaException).  The
-    same pool for every release that knows them all, so generation there is unchanged."""
+    """The pool without what the target's release cannot hold: operations and resource types it
+    has no constant for (CREATE_TOKENS and USER before 3.3: no request of that release can carry
+    them, and AclAuthorizer 2.4 throws KafkaException for them), and for AclAuthorizer the empty
+    resource name.  The same pool object for StandardAuthorizer releases that know every value,
+    so generation there is unchanged."""
     profile = caps.profile()
     ops = tuple(op for op in pool.ops if profile.supports(op))
     types = tuple(t for t in pool.types if profile.supports(t))
-    if ops == pool.ops and types == pool.types:
+    names = pool.names
+    if not profile.is_standard:
+        # AclAuthorizer stores a resource's ACLs in a ZooKeeper znode named after it, and ZooKeeper
+        # refuses the path of an empty name (2.4.1 to 3.9.1, seen by the release campaign).
+        names = tuple(n for n in names if n) or ("f",)
+    if ops == pool.ops and types == pool.types and names == pool.names:
         return pool
-    return attrs.evolve(pool, ops=ops or (AclOperation.READ,), types=types or (ResourceType.TOPIC,))
+    return attrs.evolve(pool, ops=ops or (AclOperation.READ,), types=types or (ResourceType.TOPIC,), names=names)
 
 
 def pools(mode: str = "well-formed") -> st.SearchStrategy[Pool]:
