@@ -11,7 +11,8 @@
  *   1. non-LITERAL action -> IllegalArgumentException;
  *   2. super user -> ALLOWED;  3. before completeInitialLoad -> not ready;
  *   4. session principal User:* -> IllegalArgumentException (Set.of, KAFKA-17759);
- *   5. R = ACLs of the type whose name matches (LITERAL equal or '*', else prefix);
+ *   5. R = ACLs of the type whose name matches (LITERAL equal, or '*' unless the name starts
+ *      with '*', else prefix);
  *   6. R empty -> allow.everyone.if.no.acl.found;
  *   7. any applying DENY (or unknown permission) -> DENIED, else ALLOW -> ALLOWED, else DENIED.
  * Applying: principal parsed first (unparseable -> IllegalStateException), then
@@ -172,7 +173,8 @@ public class ListAuthorizer implements Authorizer {
 
     private static boolean nameMatches(ResourcePattern p, String name) {
         if (p.patternType() == PatternType.LITERAL) {
-            return p.name().equals(name) || p.name().equals("*");
+            // LITERAL '*' is skipped for a name that begins with '*' (StandardAuthorizer's walk, 3.2.0 on)
+            return p.name().equals(name) || (p.name().equals("*") && !name.startsWith("*"));
         }
         return name.startsWith(p.name());
     }
