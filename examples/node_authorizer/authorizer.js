@@ -235,9 +235,10 @@ function add(acls, keys, id, acl) {
   keys.set(key, id);
 }
 
-/** Does a stored ACL's pattern cover the resource name?  (Any non-LITERAL pattern is a prefix.) */
+/** Does a stored ACL's pattern cover the resource name?  (Any non-LITERAL pattern is a prefix.)
+ *  Kafka's StandardAuthorizer never consults LITERAL '*' for a name that begins with '*'. */
 function coversName(acl, name) {
-  if (acl.pattern_type === 'LITERAL') return acl.name === name || acl.name === WILDCARD;
+  if (acl.pattern_type === 'LITERAL') return acl.name === name || (acl.name === WILDCARD && !name.startsWith(WILDCARD));
   return name.startsWith(acl.name); // PREFIXED "" covers every name
 }
 

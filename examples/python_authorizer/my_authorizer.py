@@ -68,7 +68,9 @@ class MyAuthorizer:
             _, _, _, _, rt, pattern, rname = rule
             if rt != rtype:
                 continue
-            if (pattern == "LITERAL" and (rname == name or rname == "*")) or (pattern == "PREFIXED" and name[: len(rname)] == rname):
+            # Kafka's StandardAuthorizer never consults LITERAL '*' for a name that begins with '*'.
+            wildcard = rname == "*" and not name.startswith("*")
+            if (pattern == "LITERAL" and (rname == name or wildcard)) or (pattern == "PREFIXED" and name[: len(rname)] == rname):
                 out.append(rule)
         return out
 
