@@ -55,6 +55,10 @@ def test_a_release_held_to_a_later_release_shows_kafka_14435(tmp_path: Path) -> 
 
 
 def test_missing_jars_are_a_usage_error_naming_the_fetch_command(tmp_path: Path) -> None:
+    from kafka_conformance.adapters.jvm.session import unavailable_reason
+
+    if unavailable_reason(need_jars=False) is not None:
+        pytest.skip(f"JVM adapter unavailable: {unavailable_reason(need_jars=False)}")
     env = {**os.environ, "KAFKA_CONFORMANCE_JAR_CACHE": str(tmp_path / "empty-cache")}
     done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "check", "authorizer",
                            "--target", "kafka:3.3.1"], capture_output=True, text=True, env=env, timeout=120, check=False)
