@@ -32,7 +32,7 @@ _OPTIONS = (
     ("target", "target spec, e.g. reference or python:pkg.mod:factory", None),
     ("kafka-version", "Kafka release whose semantics to check against", None),
     ("flavour", "standard (KRaft StandardAuthorizer) or acl (ZooKeeper AclAuthorizer)", None),
-    ("mode", "generation mode: well-formed or hostile", "well-formed"),
+    ("mode", "generation mode: mixed (default), well-formed or hostile", "mixed"),
     ("properties", "comma-separated properties to run (default: all)", None),
 )
 _WARNINGS_KEY = pytest.StashKey[list[str]]()
@@ -157,7 +157,7 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
             resolved if resolved is not None else spec,
             kafka_version=options.get("kafka_version") or _option(config, "kafka-version"),
             flavour=options.get("flavour") or _option(config, "flavour"),
-            mode=options.get("mode") or _option(config, "mode") or "well-formed",
+            mode=options.get("mode") or _option(config, "mode") or "mixed",
             properties=[prop_name],
             seed=int(seed) if seed is not None else None,
             failures_dir=options.get("failures_dir", "kafka-conformance-failures"),

@@ -26,6 +26,7 @@ from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
 
 __all__ = [
     "CASE_FORMAT_VERSION",
+    "BatchStep",
     "ByTypeQuery",
     "LogStep",
     "Query",
@@ -74,7 +75,19 @@ class SnapshotStep:
         return f"load snapshot of {len(self.acls)} ACLs"
 
 
-LogStep = AddAcl | RemoveAcl | SnapshotStep
+@attrs.frozen
+class BatchStep:
+    """Several records applied back to back, with no question between them (one
+    metadata delta reaching a broker).  Each is still applied on its own and in
+    order, so an inconsistent record is refused alone."""
+
+    records: tuple[AddAcl | RemoveAcl, ...]
+
+    def __str__(self) -> str:
+        return "batch [" + "; ".join(str(r) for r in self.records) + "]"
+
+
+LogStep = AddAcl | RemoveAcl | SnapshotStep | BatchStep
 
 
 @attrs.frozen
@@ -135,6 +148,8 @@ def _action_from_json(d: dict[str, Any]) -> Action:
 def _record_to_json(r: LogStep) -> dict[str, Any]:
     if isinstance(r, SnapshotStep):
         return {"snapshot": [{"id": i, **binding_to_json(b)} for i, b in r.acls]}
+    if isinstance(r, BatchStep):
+        return {"batch": [_record_to_json(inner) for inner in r.records]}
     if isinstance(r, AddAcl):
         return {"add": r.id, "acl": binding_to_json(r.binding)}
     return {"remove": r.id}
@@ -143,6 +158,11 @@ def _record_to_json(r: LogStep) -> dict[str, Any]:
 def _record_from_json(d: dict[str, Any]) -> LogStep:
     if "snapshot" in d:
         return SnapshotStep(tuple((a["id"], binding_from_json(a)) for a in d["snapshot"]))
+    if "batch" in d:
+        inner = tuple(_record_from_json(r) for r in d["batch"])
+        if not all(isinstance(r, AddAcl | RemoveAcl) for r in inner):
+            raise ValueError("a batch holds add and remove records only")
+        return BatchStep(inner)  # type: ignore[arg-type]
     if "add" in d:
         return AddAcl(d["add"], binding_from_json(d["acl"]))
     return RemoveAcl(d["remove"])

@@ -14,17 +14,24 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import attrs
 import hypothesis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as Settings
 from hypothesis.errors import FlakyFailure, FlakyReplay
 
+from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import Scenario
+from kafka_conformance.authorizer.domain.classes import applicable_classes
+from kafka_conformance.authorizer.domain.classify import classes_of
+from kafka_conformance.authorizer.domain.complete import find_reaching, owner_of
+from kafka_conformance.authorizer.domain.logs import record_logs
+from kafka_conformance.authorizer.domain.strategies import DEFAULT_MODE, MODES, scenarios
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
+from kafka_conformance.authorizer.minimize import one_minimal
 from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Property
 from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample
-from kafka_conformance.authorizer.strategies import MODES, record_logs, scenarios
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
 
 __all__ = ["VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
@@ -47,17 +54,19 @@ def check_authorizer(
     settings: Settings | None = None,
     max_examples: int | None = None,
     seed: int | None = None,
-    mode: str = "well-formed",
+    mode: str = DEFAULT_MODE,
     properties: Iterable[str] | None = None,
     failures_dir: str | Path | None = None,
     on_result: Callable[[str, str, int, int], None] | None = None,
+    stop_at_first_failure: bool = False,
 ) -> Report:
     """Run the authorizer suite against ``target`` and return a :class:`Report`.
 
     ``settings`` defaults to the active Hypothesis profile (the user's choice is
     respected); ``max_examples`` and ``seed`` override it for this run.
     ``on_result(property, status, done, total)`` is called as each property ends
-    (the CLI's progress line).  Raises
+    (the CLI's progress line).  ``stop_at_first_failure`` skips the properties
+    after the first that fails (the selftest's time-to-catch).  Raises
     TargetError for an unusable target (the CLI's exit code 2).
     """
     if mode not in MODES:
@@ -80,6 +89,9 @@ def check_authorizer(
     started = time.monotonic()
     results: list[PropertyResult] = []
     for prop in selected:
+        if stop_at_first_failure and any(r.status in (Status.FAILED, Status.ERROR) for r in results):
+            results.append(PropertyResult(prop.name, Status.SKIPPED, reason="not run: stopped at the first failure"))
+            continue
         if on_result is not None:
             on_result(prop.name, "running", len(results), len(selected))
         reason = prop.needs(caps)
@@ -94,6 +106,7 @@ def check_authorizer(
         results.append(result)
         if on_result is not None:
             on_result(prop.name, result.status.value, len(results), len(selected))
+    results = _complete_domain(ctx, results, mode, seed, resolved, failures_dir)
     return Report(
         target=resolved.spec,
         profile=str(caps.profile()),
@@ -101,6 +114,8 @@ def check_authorizer(
         results=tuple(results),
         coverage=tuple(sorted(ctx.coverage.items())),
         not_exercised=_not_exercised(ctx.coverage, caps.prefixed, results),
+        domain=tuple(sorted(ctx.classes.items())),
+        domain_missing=_domain_missing(ctx.classes, caps, mode, results),
         out_of_scope=tuple(caps.out_of_scope()),
         duration_s=time.monotonic() - started,
     )
@@ -134,11 +149,54 @@ def _not_exercised(coverage: Counter[str], prefixed: bool, results: list[Propert
     return tuple(missing)
 
 
+def _complete_domain(ctx: CheckContext, results: list[PropertyResult], mode: str, seed: int | None,
+                     target: Target, failures_dir: str | Path | None) -> list[PropertyResult]:
+    """For every applicable class the run missed, find the simplest scenario that
+    reaches it and check it with the property that owns it (see :mod:`.domain.complete`).
+    Only when every property passed: a failure is evidence enough."""
+    by_name = {r.name: r for r in results}
+    for name in _domain_missing(ctx.classes, ctx.caps, mode, results):
+        owner = by_name.get(owner_of(name))
+        if owner is None or owner.status is not Status.PASSED:
+            continue
+        scenario = find_reaching(name, ctx.caps, mode, seed)
+        if scenario is None:
+            continue
+        ctx.classes.update(classes_of(scenario, ctx.caps.profile()))
+        prop = _select([owner.name])[0]
+        found = _outcome(prop, ctx, scenario)
+        if found is None:
+            by_name[owner.name] = attrs.evolve(owner, examples=owner.examples + 1)
+            continue
+        failed = _failed(prop, ctx, _minimal(prop, ctx, scenario, found), owner.examples + 1)
+        if failed.counterexample is not None and failures_dir is not None:
+            path = save_counterexample(failed.counterexample, Path(failures_dir), target, seed)
+            failed = attrs.evolve(failed, saved_to=str(path))
+        by_name[owner.name] = failed
+        break
+    return [by_name[r.name] for r in results]
+
+
+def _domain_missing(reached: Counter[str], caps: Capabilities, mode: str,
+                    results: list[PropertyResult]) -> tuple[str, ...]:
+    """The input classes that apply to the target and that no example reached:
+    reported only when something passed (a failure is evidence enough)."""
+    ran = [r for r in results if r.status is not Status.SKIPPED]
+    if not ran or any(r.status is not Status.PASSED for r in ran):
+        return ()
+    needed = applicable_classes(caps, mode)
+    # Only the classes whose owning property ran (a subset run is no evidence about the others).
+    run_names = {r.name for r in ran}
+    needed = tuple(c for c in needed if owner_of(c.name) in run_names)
+    return tuple(c.name for c in needed if reached.get(c.name, 0) == 0)
+
+
 def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, seed: int | None,
                   mode: str) -> PropertyResult:
     examples = 0
     last_failing: list[Scenario] = []
 
+    profile = ctx.caps.profile()
     strategy = record_logs(ctx.caps, mode) if prop.generator == "record_logs" else scenarios(ctx.caps, mode)
 
     @run_settings
@@ -146,6 +204,8 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
     def test(scenario: Scenario) -> None:
         nonlocal examples
         examples += 1
+        # A class counts only where the property that checks it saw it (see domain.complete.OWNERS).
+        ctx.classes.update(c for c in classes_of(scenario, profile) if owner_of(c) == prop.name)
         try:
             prop.check(ctx, scenario)
         except (CaseFailed, TargetCrashed):
@@ -156,16 +216,53 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
         test = hypothesis.seed(seed)(test)
     try:
         test()
-    except CaseFailed as exc:
-        cx = Counterexample(prop.name, last_failing[0], divergence=exc.divergence)  # type: ignore[arg-type]
-        return PropertyResult(prop.name, Status.FAILED, examples, cx)
-    except TargetCrashed as exc:
-        cx = Counterexample(prop.name, last_failing[0], adapter_error=exc.what)
-        return PropertyResult(prop.name, Status.ERROR, examples, cx)
+    except (CaseFailed, TargetCrashed) as exc:
+        return _failed(prop, ctx, _minimal(prop, ctx, last_failing[0], exc), examples)
     except (FlakyFailure, FlakyReplay) as exc:
         return PropertyResult(prop.name, Status.ERROR, examples,
                               reason=f"the target answered the same case differently on replay: {exc}")
     return PropertyResult(prop.name, Status.PASSED, examples)
+
+
+def _anomaly(exc: CaseFailed | TargetCrashed) -> str:
+    return exc.divergence.anomaly if isinstance(exc, CaseFailed) else "adapter-error"  # type: ignore[attr-defined]
+
+
+def _outcome(prop: Property, ctx: CheckContext, scenario: Scenario) -> CaseFailed | TargetCrashed | None:
+    try:
+        prop.check(ctx, scenario)
+    except (CaseFailed, TargetCrashed) as exc:
+        return exc
+    return None
+
+
+def _minimal(prop: Property, ctx: CheckContext, scenario: Scenario,
+             found: CaseFailed | TargetCrashed) -> tuple[Scenario, CaseFailed | TargetCrashed]:
+    """Hypothesis's shrunk case made 1-minimal (see :mod:`.minimize`), with the failure
+    it shows.  The checks run on a context of their own, so coverage counts only the
+    search itself."""
+    quiet = CheckContext(ctx.make_target, ctx.caps)
+    anomaly = _anomaly(found)
+
+    def still_fails(candidate: Scenario) -> bool:
+        exc = _outcome(prop, quiet, candidate)
+        return exc is not None and _anomaly(exc) == anomaly
+
+    smaller = one_minimal(scenario, still_fails)
+    final = _outcome(prop, quiet, smaller) if smaller is not scenario else None
+    if final is None:  # unchanged, or the target stopped failing it: keep what Hypothesis found
+        return scenario, found
+    return smaller, final
+
+
+def _failed(prop: Property, ctx: CheckContext, case: tuple[Scenario, CaseFailed | TargetCrashed],
+            examples: int) -> PropertyResult:
+    scenario, exc = case
+    if isinstance(exc, CaseFailed):
+        cx = Counterexample(prop.name, scenario, divergence=exc.divergence)  # type: ignore[arg-type]
+        return PropertyResult(prop.name, Status.FAILED, examples, cx)
+    return PropertyResult(prop.name, Status.ERROR, examples, Counterexample(prop.name, scenario,
+                                                                            adapter_error=exc.what))
 
 
 def run_property_once(prop_name: str, target: Target, scenario: Scenario) -> PropertyResult:

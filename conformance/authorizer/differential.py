@@ -4,9 +4,11 @@ version and flavour it declares."""
 
 from __future__ import annotations
 
+import attrs
+
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest
 from kafka_conformance.authorizer import driver
-from kafka_conformance.authorizer.cases import Scenario, SnapshotStep
+from kafka_conformance.authorizer.cases import BatchStep, Scenario, SnapshotStep
 from kafka_conformance.authorizer.driver import CaseFailed, guarded
 from kafka_conformance.authorizer.report import Divergence
 from kafka_conformance.reference.acl.filters import (
@@ -26,6 +28,7 @@ from kafka_conformance.reference.authorizer.decision import (
 )
 from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
 from kafka_conformance.reference.authorizer.records import AclRecord, AddAcl, RemoveAcl
+from kafka_conformance.reference.errors import AuthorizerError, KafkaException
 
 __all__ = [
     "check_authorize",
@@ -156,24 +159,35 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
 
 def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
     """Stateful: a generated record log (adds, removals, re-adds under new ids,
-    snapshot loads) applied after the initial load, with every question asked
-    and acl_count checked after every step; at the end, a fresh target loaded
-    with the final snapshot must answer exactly as the replayed one."""
+    snapshot loads, batches, and records Kafka refuses) applied after the initial
+    load.  A refused record must be refused by the target too and leave its state
+    as it was; every question is asked and acl_count checked after every step; at
+    the end, a fresh target loaded with the final snapshot must answer exactly as
+    the replayed one."""
     with paired(ctx, scenario) as pair:
         if pair is None:
             return
         ref, target = pair
         total = len(scenario.records)
-        for n, record in enumerate(scenario.records, start=1):
-            if isinstance(record, SnapshotStep):
-                ref.load_snapshot(dict(record.acls))
-                guarded(f"load_snapshot(step {n})", lambda r=record: target.load_snapshot(dict(r.acls)))  # type: ignore[misc]
+        for n, step in enumerate(scenario.records, start=1):
+            where = f"after step {n} of {total} ({step})"
+            if isinstance(step, SnapshotStep):
+                ref.load_snapshot(dict(step.acls))
+                guarded(f"load_snapshot(step {n})", lambda s=step: target.load_snapshot(dict(s.acls)))  # type: ignore[misc]
+                refused = False
             else:
-                ref.apply(record)
-                guarded(f"apply(step {n})", lambda r=record: target.apply(r))  # type: ignore[misc]
-            step = f"after step {n} of {total} ({record})"
-            compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
-            check_count(ctx, target, ref, step)
+                inner = step.records if isinstance(step, BatchStep) else (step,)
+                refused = any([_apply_record(ctx, ref, target, r, f"step {n}", where) for r in inner])
+            try:
+                compare_queries(ctx, target, ref, scenario.queries, scenario, step=where)
+                check_count(ctx, target, ref, where)
+            except CaseFailed as exc:
+                if not refused:
+                    raise
+                d = exc.divergence
+                raise CaseFailed(attrs.evolve(d, anomaly="refused-record-changed-state",  # type: ignore[arg-type]
+                                              explanation=f"the refused record must leave the ACLs as they were; "
+                                                          f"{d.explanation}")) from None  # type: ignore[attr-defined]
         replayed = [o for q in scenario.queries for o in driver.authorize(target, q.context, q.actions)]
     final = tuple(ref.snapshot().items())
     loaded = answers_of(ctx, scenario, final)
@@ -184,6 +198,36 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
             raise CaseFailed(Divergence("replay-differs", question, str(f), str(r),
                                         "replaying the records must equal loading the final snapshot",
                                         "after the whole log"))
+
+
+def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, target: AuthorizerUnderTest,
+                  record: AddAcl | RemoveAcl, what: str, where: str) -> bool:
+    """Apply one record to both; the target must refuse exactly what Kafka refuses.
+    Returns whether the record was (rightly) refused."""
+    expected: str | None = None
+    reason = ""
+    try:
+        ref.apply(record)
+    except AuthorizerError as exc:
+        expected, reason = exc.kind, str(exc)
+    actual: str | None = None
+    try:
+        guarded(f"apply({what}: {record})", lambda: target.apply(record))
+    except KafkaException as exc:
+        actual = exc.kind
+    if expected is None and actual is None:
+        return False
+    question = f"apply({record})"
+    if expected is None:
+        raise CaseFailed(Divergence("record-refused", question, "applied", f"refused ({actual})",
+                                    "the record is consistent with the ACLs held", where))
+    if actual is None:
+        raise CaseFailed(Divergence("inconsistent-record-accepted", question, f"refused ({expected})", "applied",
+                                    f"Kafka refuses it: {reason}", where))
+    if ctx.caps.error_comparison == "kind" and expected != actual:
+        raise CaseFailed(Divergence("record-wrong-error", question, f"refused ({expected})", f"refused ({actual})",
+                                    f"Kafka refuses it: {reason}", where))
+    return True
 
 
 def check_listing(ctx: CheckContext, scenario: Scenario) -> None:

@@ -13,6 +13,7 @@ import attrs
 
 from kafka_conformance.authorizer.anomalies import CATALOGUE
 from kafka_conformance.authorizer.cases import Scenario, scenario_to_json
+from kafka_conformance.authorizer.domain.classes import DOMAIN
 from kafka_conformance.authorizer.report import Counterexample, Report, Status
 
 __all__ = ["describe_scenario", "to_json", "to_junit_xml", "to_text"]
@@ -71,8 +72,22 @@ def to_text(report: Report) -> str:
         out.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))
     if report.not_exercised:
         out.append("WARNING: never exercised, so not evidence either way: " + "; ".join(report.not_exercised))
+    out += domain_lines(report)
     out.append(f"verdict: {report.verdict.value} in {report.duration_s:.1f}s")
     return "\n".join(out)
+
+
+def domain_lines(report: Report) -> list[str]:
+    """The input-domain coverage: how many classes the run reached, and which it missed."""
+    if not report.domain:
+        return []
+    reached = sum(1 for _, n in report.domain if n)
+    if not report.domain_missing:
+        return [f"input domain: {reached} classes reached"]
+    what = {c.name: c.what for c in DOMAIN}
+    missing = "; ".join(f"{name} ({what.get(name, '?')})" for name in report.domain_missing)
+    return [f"WARNING: {len(report.domain_missing)} input classes never reached, so the run is no evidence "
+            f"about them (raise --max-examples): {missing}"]
 
 
 def to_json(report: Report) -> dict[str, Any]:
@@ -102,6 +117,8 @@ def to_json(report: Report) -> dict[str, Any]:
         "results": [result(r) for r in report.results],
         "coverage": dict(report.coverage),
         "not_exercised": list(report.not_exercised),
+        "domain": dict(report.domain),
+        "domain_missing": list(report.domain_missing),
         "out_of_scope": list(report.out_of_scope),
     }
 

@@ -95,6 +95,10 @@ class Report:
     coverage: tuple[tuple[str, int], ...] = ()
     """How often each interesting branch was exercised (vacuity guard)."""
     not_exercised: tuple[str, ...] = ()
+    domain: tuple[tuple[str, int], ...] = ()
+    """How many examples reached each input class (:mod:`~kafka_conformance.authorizer.domain.classes`)."""
+    domain_missing: tuple[str, ...] = ()
+    """Input classes that apply to the target and that the run never reached."""
     out_of_scope: tuple[str, ...] = ()
     duration_s: float = 0.0
 

@@ -78,7 +78,7 @@ def pytest_snippet(cx: Counterexample, target: str, kafka_version: str, flavour:
 {what}
 """
 
-from kafka_conformance.authorizer.cases import ByTypeQuery, Query, Scenario, SnapshotStep
+from kafka_conformance.authorizer.cases import BatchStep, ByTypeQuery, Query, Scenario, SnapshotStep
 from kafka_conformance.reference import (
     AclBinding, AclOperation, Action, AddAcl, KafkaPrincipal, PatternType, RemoveAcl,
     RequestContext, ResourcePattern, ResourceType,

@@ -24,9 +24,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.anomalies import classify
 from kafka_conformance.authorizer.cases import Query
+from kafka_conformance.authorizer.domain.strategies import acl_bindings, for_release, pools, queries
 from kafka_conformance.authorizer.driver import CaseFailed
 from kafka_conformance.authorizer.report import Divergence
-from kafka_conformance.authorizer.strategies import acl_bindings, for_release, pools, queries
 from kafka_conformance.authorizer.targets import Target, resolve_target
 from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer

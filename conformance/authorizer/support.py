@@ -56,6 +56,8 @@ class CheckContext:
     make_target: Callable[[], AuthorizerUnderTest]
     caps: Capabilities
     coverage: Counter[str] = attrs.field(factory=Counter)
+    classes: Counter[str] = attrs.field(factory=Counter)
+    """How many examples reached each input class of :mod:`~kafka_conformance.authorizer.domain.classes`."""
 
     def reference(self, scenario: Scenario) -> ReferenceAuthorizer | None:
         """A configured reference, or None when the configuration itself is invalid."""

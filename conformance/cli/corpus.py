@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--shards", type=_positive, default=None, help="number of shards (default: cases / 1000)")
     gen.add_argument("--kafka-version", help="Kafka release the cases are for (default: the reference's newest)")
     gen.add_argument("--flavour", choices=["standard", "acl"])
-    gen.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
+    gen.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
+                      help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
     gen.add_argument("--target", help="generate for the capabilities this target declares (default: the reference's)")
     gen.add_argument("--master", help="generate the shards on Spark (local[*], spark://HOST:PORT); default: in this process")
     gen.add_argument("--partitions", type=_positive, help="Spark partitions (default: 4 per core)")

@@ -39,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None
                         help="cases per shard, the unit of retry and resume (default: %(default)s)")
     parser.add_argument("--kafka-version", help="Kafka release whose semantics to check against")
     parser.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer or AclAuthorizer")
-    parser.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
+    parser.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
+                      help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
     parser.add_argument("--master", default=master_default,
                         help="Spark master URL: local[*] (default), local[N], spark://HOST:PORT")
     parser.add_argument("--no-spark", action="store_true", help="run every shard in this process, without Spark")

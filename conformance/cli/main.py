@@ -39,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     auth.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer (KRaft) or AclAuthorizer (ZooKeeper)")
     auth.add_argument("--max-examples", type=_positive, help="Hypothesis examples per property")
     auth.add_argument("--seed", type=int, help="seed for a reproducible run")
-    auth.add_argument("--mode", choices=["well-formed", "hostile"], default="well-formed")
+    auth.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
+                      help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
     auth.add_argument("--property", action="append", dest="properties", help="run only this property (repeatable)")
     auth.add_argument("--report-json", type=Path, help="write the report as JSON")
     auth.add_argument("--junit-xml", type=Path, help="write the report as JUnit XML")
@@ -52,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     from kafka_conformance.cli import fuzz as cli_fuzz
     from kafka_conformance.cli import kafka_versions as cli_kafka_versions
     from kafka_conformance.cli import producer as cli_producer
+    from kafka_conformance.cli import selftest as cli_selftest
 
     cli_producer.add_arguments(check_sub.add_parser("producer", help="a real producer client under failure traces"))
     cli_producer.add_matrix_arguments(
@@ -65,6 +67,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_parser("kafka-versions", help="Apache Kafka's own authorizers of every release judging the reference")
     )
 
+    cli_selftest.add_arguments(
+        sub.add_parser("selftest", help="how strong the suite is: the zoo of faulty authorizers, caught per seed")
+    )
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
     replay.add_argument("files", nargs="+", type=Path)
     replay.add_argument("--target", help="run against this target (producer cases: this client) instead of the saved one")
@@ -167,6 +172,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from kafka_conformance.cli import kafka_versions as cli_kafka_versions
 
         return cli_kafka_versions.run(args)
+    if args.command == "selftest":
+        from kafka_conformance.cli import selftest as cli_selftest
+
+        return cli_selftest.run(args)
     if args.command == "fetch":
         from kafka_conformance.cli import fetch as cli_fetch
 

@@ -1,7 +1,7 @@
 """The authorizer suite for corpora and fuzz runs.
 
 Cases are (property, :class:`~kafka_conformance.authorizer.cases.Scenario`) pairs drawn
-from the strategies of :mod:`~kafka_conformance.authorizer.strategies` (the ones the
+from the strategies of :mod:`~kafka_conformance.authorizer.domain.strategies` (the ones the
 pytest path and ``check authorizer`` use: one source of truth for the
 distributions), for the capabilities of a target or of the reference at a
 Kafka version and flavour.  Checking a case is the property's own check, the
@@ -19,9 +19,9 @@ import attrs
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import Scenario, scenario_from_json, scenario_to_json
+from kafka_conformance.authorizer.domain.strategies import MODES
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.properties import PROPERTIES, Property
-from kafka_conformance.authorizer.strategies import MODES
 from kafka_conformance.authorizer.support import CheckContext
 from kafka_conformance.authorizer.targets import Target, TargetError, close_targets, resolve_target
 from kafka_conformance.corpora.shards import derive_seed
@@ -140,7 +140,8 @@ class AuthorizerSuite:
         """Case i is for property ``i mod P``; the properties that share a strategy
         share one seeded Hypothesis run (a run starts with its simplest example:
         one run per strategy, not per property, keeps those repeats rare)."""
-        from kafka_conformance.authorizer.strategies import record_logs, scenarios
+        from kafka_conformance.authorizer.domain.logs import record_logs
+        from kafka_conformance.authorizer.domain.strategies import scenarios
         from kafka_conformance.corpora.hypothesis_draw import draw_examples
 
         caps = capabilities_from_settings(settings)

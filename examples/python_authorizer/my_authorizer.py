@@ -154,10 +154,15 @@ class MyAuthorizerAdapter:
         self.impl.rules = {i: _rule(b) for i, b in acls.items()}
 
     def apply(self, record: AclRecord) -> None:
+        # Kafka refuses an inconsistent record and keeps its ACLs as they were.
+        rules = self.impl.rules
         if isinstance(record, AddAcl):
-            self.impl.rules[record.id] = _rule(record.binding)
-        else:
-            del self.impl.rules[record.id]
+            rule = _rule(record.binding)
+            if record.id in rules or rule in rules.values():
+                raise AuthorizerError("illegal-state", f"{record} conflicts with an ACL held", "RuntimeException")
+            rules[record.id] = rule
+        elif rules.pop(record.id, None) is None:
+            raise AuthorizerError("illegal-state", f"no ACL with id {record.id}", "RuntimeException")
 
     def complete_initial_load(self) -> None:
         self.impl.loaded = True

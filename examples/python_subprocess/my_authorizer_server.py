@@ -118,11 +118,15 @@ class Server:
         elif op == "load_snapshot":
             self.impl.rules = {a["id"]: rule(a["acl"]) for a in request["acls"]}
         elif op == "apply":
-            record = request["record"]
+            record, rules = request["record"], self.impl.rules
+            # Kafka refuses an inconsistent record and keeps its ACLs as they were.
             if record["type"] == "add":
-                self.impl.rules[record["id"]] = rule(record["acl"])
-            else:
-                del self.impl.rules[record["id"]]
+                new = rule(record["acl"])
+                if record["id"] in rules or new in rules.values():
+                    raise KafkaStyle("illegal-state", f"ACL id {record['id']} or its ACL is already held")
+                rules[record["id"]] = new
+            elif rules.pop(record["id"], None) is None:
+                raise KafkaStyle("illegal-state", f"no ACL with id {record['id']}")
         elif op == "complete_initial_load":
             self.impl.loaded = True
         elif op == "authorize":

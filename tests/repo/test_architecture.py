@@ -63,6 +63,7 @@ UNITS: dict[str, set[str]] = {
                                "adapters.jvm", "conformance.casefiles", "conformance.__init__"},
     "conformance.producer": {"reference.*", "adapters.brokers", "adapters.clients", "conformance.casefiles"},
     "conformance.broker": {"reference.*", "adapters.brokers", "conformance.casefiles"},
+    "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     "conformance.pytest_wire": {"conformance.producer", "conformance.broker"},
     "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},

@@ -66,6 +66,7 @@ def test_conforming_target_exits_0_and_writes_reports(tmp_path: Path) -> None:
 def test_divergence_exits_1_saves_replayable_case(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text(BROKEN)
     done = run("check", "authorizer", "--target", "python:broken:factory", "--seed", "2", "--property", "authorize",
+               "--mode", "well-formed",
                "--junit-xml", "j.xml", "--report-json", "r.json", cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "anomaly: deny-not-applied" in done.stdout or "anomaly: allowed-without-acl" in done.stdout, done.stdout

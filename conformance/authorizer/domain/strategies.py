@@ -5,13 +5,22 @@ names sharing prefixes), then ACLs drawn from the pool so that matches actually
 happen, then many questions per ACL set drawn from the same pool.  Random
 independent strings would almost never match an ACL and would test nothing.
 
-Two modes:
+Three modes:
 
+* ``mixed`` (the default): about one scenario in five is hostile, the rest
+  well-formed, so a run with no options meets the edges of the input domain
+  while most cases still read as ordinary ACL sets;
 * ``well-formed``: what Kafka's controller accepts;
-* ``hostile``: adds what only records or odd clients produce: empty names,
-  ``*`` in odd places, ``user:*`` and other principal types, principals with
+* ``hostile``: adds what only records, odd clients and hand-written properties
+  files produce: empty names, ``*`` and ``/`` inside names, ``user:*`` and
+  ``Group:*``, principals differing only in case or spaces, principals with
   extra colons, unicode, IPv6 renderings, the name ``hardcode``, non-literal
-  actions.
+  actions, empty and malformed ``super.users`` entries, flag values that are
+  neither true nor false.
+
+The classes of :mod:`~kafka_conformance.authorizer.domain.classes` are the
+checklist: every class a target can reach is drawn often enough that the
+default number of examples reaches it on every seed (the selftest checks it).
 
 Every strategy is built inside a function, never at import time, so loading the
 pytest plugin has no Hypothesis side effects.
@@ -28,14 +37,13 @@ generator version (the kit's and Hypothesis's) says which kit made it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import attrs
 from hypothesis import strategies as st
 
 from kafka_conformance.adapters.protocol import Capabilities
-from kafka_conformance.authorizer.cases import ByTypeQuery, LogStep, Query, Scenario, SnapshotStep
+from kafka_conformance.authorizer.cases import ByTypeQuery, Query, Scenario
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     CLUSTER_NAME,
@@ -47,141 +55,30 @@ from kafka_conformance.reference.acl.values import (
     ResourcePattern,
     ResourceType,
 )
-from kafka_conformance.reference.authorizer.by_resource_type import PROBE_NAME
 from kafka_conformance.reference.authorizer.decision import Action, RequestContext
-from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
 
-__all__ = ["MODES", "Pool", "acl_sets", "pools", "record_logs", "scenarios"]
-
-H = TypeVar("H", bound=Hashable)
-
-MODES = ("well-formed", "hostile")
-
-_TYPES = (ResourceType.TOPIC, ResourceType.GROUP, ResourceType.TRANSACTIONAL_ID)
-_OPS = tuple(op for op in AclOperation if op not in (AclOperation.ANY, AclOperation.UNKNOWN))
-_REQUEST_OPS = tuple(op for op in _OPS if op is not AclOperation.ALL)
-_IMPLYING = (AclOperation.READ, AclOperation.ALTER_CONFIGS)
-"""Operations whose ALLOW implies another (DESCRIBE, DESCRIBE_CONFIGS): always in play."""
-
-
-@functools.lru_cache(maxsize=4096)
-def _sample(choices: tuple[H, ...]) -> st.SearchStrategy[H]:
-    """``sampled_from`` over a tuple, built once per distinct tuple."""
-    return st.sampled_from(choices)
-
-
-@functools.lru_cache(maxsize=256)
-def _ints(lo: int, hi: int) -> st.SearchStrategy[int]:
-    return st.integers(lo, hi)
-
-
-@functools.lru_cache(maxsize=1)
-def _bools() -> st.SearchStrategy[bool]:
-    return st.booleans()
-
-
-@functools.lru_cache(maxsize=1024)
-def _subsets(choices: tuple[H, ...], min_size: int, max_size: int | None) -> st.SearchStrategy[list[H]]:
-    """Lists of distinct elements of ``choices``."""
-    return st.lists(_sample(choices), min_size=min_size, max_size=max_size, unique=True)
-
-
-def _pick(draw: st.DrawFn, choices: Sequence[H]) -> H:
-    return draw(_sample(tuple(choices)))
-
-
-def _cached(factory: Any) -> Any:
-    """A strategy factory that returns the same strategy object for the same
-    (hashable) arguments, so Hypothesis validates it once."""
-    return functools.lru_cache(maxsize=1024)(factory)
-
-
-@attrs.frozen
-class Pool:
-    principals: tuple[str, ...]
-    hosts: tuple[str, ...]
-    names: tuple[str, ...]
-    hostile: bool
-    ops: tuple[AclOperation, ...] = _REQUEST_OPS
-    types: tuple[ResourceType, ...] = _TYPES
-
-
-@functools.lru_cache(maxsize=2)
-def _names(hostile: bool) -> st.SearchStrategy[str]:
-    alphabet = "fob-" if not hostile else "foFO-*\u00e9"
-    plain = st.text(alphabet=alphabet, min_size=1, max_size=5)
-    if hostile:
-        return st.one_of(plain, st.sampled_from(["", "*", "**", PROBE_NAME, "hard", "f*", "ü"]))
-    return plain
-
-
-@functools.lru_cache(maxsize=2)
-def _base_names(hostile: bool) -> st.SearchStrategy[list[str]]:
-    return st.lists(_names(hostile), min_size=1, max_size=4, unique=True)
-
-
-def for_release(pool: Pool, caps: Capabilities) -> Pool:
-    """The pool without what the target's release cannot hold: operations and resource types it
-    has no constant for (CREATE_TOKENS and USER before 3.3: no request of that release can carry
-    them, and AclAuthorizer 2.4 throws KafkaException for them), and for AclAuthorizer the empty
-    resource name.  The same pool object for StandardAuthorizer releases that know every value,
-    so generation there is unchanged."""
-    profile = caps.profile()
-    ops = tuple(op for op in pool.ops if profile.supports(op))
-    types = tuple(t for t in pool.types if profile.supports(t))
-    names = pool.names
-    if not profile.is_standard:
-        # AclAuthorizer stores a resource's ACLs in a ZooKeeper znode named after it, and ZooKeeper
-        # refuses the path of an empty name (2.4.1 to 3.9.1, seen by the release campaign).
-        names = tuple(n for n in names if n) or ("f",)
-    if ops == pool.ops and types == pool.types and names == pool.names:
-        return pool
-    return attrs.evolve(pool, ops=ops or (AclOperation.READ,), types=types or (ResourceType.TOPIC,), names=names)
-
-
-def pools(mode: str = "well-formed") -> st.SearchStrategy[Pool]:
-    """The pool a scenario's ACLs and questions are drawn from."""
-    return _pools(mode)
-
-
-@functools.lru_cache(maxsize=len(MODES))
-def _pools(mode: str) -> st.SearchStrategy[Pool]:
-    return _draw_pool(mode)
-
-
-@st.composite
-def _draw_pool(draw: st.DrawFn, mode: str) -> Pool:
-    hostile = mode == "hostile"
-    users = draw(_subsets(("alice", "bob", "carol", "dave"), 1, 3))
-    principals = [f"User:{u}" for u in users]
-    # Kafka accepts any principal type; `User:*` must match them too, `User:alice` must not.
-    principals.append(_pick(draw, ("Group:ops", "ServiceAccount:alice")))
-    if hostile:
-        # The same name in another case must be a different principal.
-        principals.append(f"User:{users[0].upper()}")
-        principals += draw(_subsets(("Group:ops", "user:*", "User:a:b", "User:", "User:ALICE", "Svc:*"), 0, 2))
-    hosts = ["10.0.0.1", "10.0.0.2"]
-    if hostile:
-        hosts += draw(_subsets(("0:0:0:0:0:0:0:1", "::1", "localhost", ""), 0, 2))
-    base = draw(_base_names(hostile))
-    # Add prefixes and extensions of the drawn names so PREFIXED ACLs and requests meet.
-    extended = set(base)
-    if hostile:
-        extended.add(base[0].swapcase())  # resource names are case-sensitive
-    for name in base:
-        if len(name) > 1:
-            extended.add(name[: draw(_ints(1, len(name) - 1))])
-        extended.add(name + _pick(draw, ("o", "-x", "bar")))
-    # A few operations and resource types per scenario, so ACLs and questions meet.
-    ops = draw(_subsets(_REQUEST_OPS, 1, 3))
-    types = draw(_subsets((*_TYPES, ResourceType.CLUSTER), 1, 2))
-    return Pool(tuple(principals), tuple(hosts), tuple(sorted(extended)), hostile, tuple(ops), tuple(types))
+__all__ = ["DEFAULT_MODE", "MODES", "Pool", "acl_sets", "pools", "scenarios"]
+from kafka_conformance.authorizer.domain.pool import (
+    _IMPLYING,
+    DEFAULT_MODE,
+    MODES,
+    Pool,
+    _bools,
+    _cached,
+    _choose,
+    _ints,
+    _lookalike,
+    _pick,
+    _subsets,
+    for_release,
+    pools,
+)
 
 
 def _resource(draw: st.DrawFn, pool: Pool, rtype: ResourceType, *, for_acl: bool) -> str:
     if rtype is ResourceType.CLUSTER:
         return CLUSTER_NAME
-    return _pick(draw, (*pool.names, "*") if for_acl else pool.names)
+    return _choose(draw, pool, (*pool.names, "*") if for_acl else pool.names)
 
 
 def acl_bindings(pool: Pool, caps: Capabilities) -> st.SearchStrategy[AclBinding]:
@@ -220,8 +117,8 @@ _PERMISSIONS = (AclPermissionType.ALLOW, AclPermissionType.DENY)
 
 def _entry(draw: st.DrawFn, pool: Pool, ops: Sequence[AclOperation]) -> AccessControlEntry:
     return AccessControlEntry(
-        _pick(draw, (*pool.principals, "User:*")),
-        _pick(draw, (*pool.hosts, "*")),
+        _choose(draw, pool, (*pool.principals, "User:*")),
+        _choose(draw, pool, (*pool.hosts, "*")),
         _pick(draw, ops),
         _pick(draw, _PERMISSIONS),
     )
@@ -253,6 +150,17 @@ def _acls_with_focus(
         chain = _prefix_chain(draw, pool, caps)
         bindings += [b for b in chain if b not in bindings]
         focus += [*chain, chain[-1]]  # the longest prefix is the one a lookup finds first
+    if pool.edges and bindings:
+        # Edge ACLs: a hostile name, principal or host in an ACL the questions are aimed at.
+        for _ in range(draw(_ints(1, 2))):
+            edge = _edge_acl(draw, pool, _pick(draw, bindings))
+            if edge not in bindings:
+                bindings.append(edge)
+                focus += [edge, edge]
+    if caps.prefixed and draw(_ints(0, 2)) == 0:
+        group = _dominance_group(draw, pool, caps)
+        bindings += [b for b in group if b not in bindings]
+        focus += group
     return tuple((f"acl-{i}", b) for i, b in enumerate(bindings)), focus
 
 
@@ -275,7 +183,40 @@ def _prefix_chain(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> list[AclBi
     return chain
 
 
-_WIDEN = ("none", "principal", "host", "operation", "pattern", "pattern", "wildcard")
+def _edge_acl(draw: st.DrawFn, pool: Pool, acl: AclBinding) -> AclBinding:
+    """``acl`` with its name, principal or host replaced by one of the pool's edges."""
+    which = _pick(draw, ("name", "principal", "host"))
+    edges = sorted(e for e in pool.edges if (e in pool.names if which == "name" else
+                                              e in pool.principals if which == "principal" else e in pool.hosts))
+    if not edges or (acl.pattern.resource_type is ResourceType.CLUSTER and which == "name"):
+        return acl
+    value = _pick(draw, edges)
+    if which == "name":
+        return attrs.evolve(acl, pattern=attrs.evolve(acl.pattern, name=value))
+    return attrs.evolve(acl, entry=attrs.evolve(acl.entry, **{which: value}))
+
+
+_KINDS = tuple((p, t) for p in (AclPermissionType.ALLOW, AclPermissionType.DENY)
+               for t in (PatternType.LITERAL, PatternType.PREFIXED))
+
+
+def _dominance_group(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> list[AclBinding]:
+    """ACLs for one caller, host and operation on prefix-related names of one type,
+    with both permissions and both pattern types: which one dominates which is what
+    authorize and authorize_by_resource_type must get right together."""
+    rtypes = [t for t in pool.types if t is not ResourceType.CLUSTER] or [ResourceType.TOPIC]
+    rtype = _pick(draw, rtypes)
+    name = _pick(draw, [n for n in pool.names if len(n) >= 2] or ["foo"])
+    entry = _entry(draw, pool, [op for op in (*pool.ops, AclOperation.ALL) if caps.profile().supports(op)])
+    group = []
+    for permission, ptype in _KINDS:
+        cut = draw(_ints(1, len(name)))
+        group.append(AclBinding(ResourcePattern(rtype, name[:cut], ptype),
+                                attrs.evolve(entry, permission_type=permission)))
+    return group
+
+
+_WIDEN = ("none", "principal", "host", "operation", "pattern", "pattern", "wildcard", "wildcard")
 
 
 def _mirror(draw: st.DrawFn, acl: AclBinding, caps: Capabilities) -> AclBinding:
@@ -316,8 +257,8 @@ def _related_ops(op: AclOperation, to_deny: bool) -> list[AclOperation]:
 
 
 def _context(draw: st.DrawFn, pool: Pool) -> RequestContext:
-    principal = _pick(draw, pool.principals)
-    return RequestContext(parse_principal(principal), _pick(draw, pool.hosts))
+    principal = _choose(draw, pool, pool.principals)
+    return RequestContext(parse_principal(principal), _choose(draw, pool, pool.hosts))
 
 
 def queries(pool: Pool, caps: Capabilities, acls: Sequence[AclBinding] = ()) -> st.SearchStrategy[Query]:
@@ -336,7 +277,8 @@ def _queries(draw: st.DrawFn, pool: Pool, caps: Capabilities, acls: tuple[AclBin
     aimed = bool(acls) and draw(_ints(0, 3)) > 0
     target = _pick(draw, acls) if aimed else None
     if target is not None and target.entry.principal in pool.principals:
-        context = RequestContext(parse_principal(target.entry.principal), _host(draw, pool, target.entry.host))
+        who = _lookalike(draw, pool, target.entry.principal, pool.principals)
+        context = RequestContext(parse_principal(who), _host(draw, pool, target.entry.host))
     elif target is not None and target.entry.principal == "User:*":
         # `User:*` must cover every principal type, not only User: ask as another type when there is one.
         others = [p for p in pool.principals if not p.startswith("User:")]
@@ -362,7 +304,9 @@ def _queries(draw: st.DrawFn, pool: Pool, caps: Capabilities, acls: tuple[AclBin
 
 
 def _host(draw: st.DrawFn, pool: Pool, acl_host: str) -> str:
-    return acl_host if acl_host != "*" and acl_host in pool.hosts else _pick(draw, pool.hosts)
+    if acl_host != "*" and acl_host in pool.hosts:
+        return _lookalike(draw, pool, acl_host, [h for h in pool.hosts if ":" in h])
+    return _choose(draw, pool, pool.hosts)
 
 
 _EXTENSIONS = ("", "o", "-x")
@@ -375,6 +319,8 @@ def _aimed_action(draw: st.DrawFn, pool: Pool, acl: AclBinding) -> Action:
         name = _resource(draw, pool, pattern.resource_type, for_acl=False)
     elif pattern.pattern_type is PatternType.PREFIXED:
         name = name + _pick(draw, _EXTENSIONS)
+    else:
+        name = _lookalike(draw, pool, name, pool.names)
     op = acl.entry.operation
     if op is AclOperation.ALL or draw(_ints(0, 3)) == 0:
         op = _pick(draw, (*pool.ops, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS))
@@ -386,24 +332,37 @@ def _aimed_action(draw: st.DrawFn, pool: Pool, acl: AclBinding) -> Action:
 _SEPARATORS = (";", " ; ", "; ")
 _PADS = ("", " ")
 _RAW_BOOLEANS = ("true", "false", "TRUE", "True", " true", "false ")
+_HOSTILE_BOOLEANS = ("yes", "1", "", "tru")
+_HOSTILE_SUPERS = (";;", ";", ";alice")
+"""An empty entry in the middle, a trailing one, an entry that is not Type:name."""
 
 
 def _config_properties(draw: st.DrawFn, pool: Pool) -> tuple[tuple[str, str], ...]:
+    """Raw properties as a user's file holds them: padding, case, empty and
+    malformed entries (the last two hostile only: they make Kafka refuse the
+    configuration, so they are drawn rarely)."""
     props: list[tuple[str, str]] = []
     supers = draw(_subsets(pool.principals, 0, 2))
+    odd = pool.hostile and draw(_ints(0, 2)) == 2
+    if odd and not supers:
+        supers = [pool.principals[0]]
     if supers:
         # Kafka trims entries and skips empty ones (StandardAuthorizer); users write both.
         sep = _pick(draw, _SEPARATORS)
         pad = _pick(draw, _PADS)
-        props.append(("super.users", pad + sep.join(supers) + pad))
+        raw = pad + sep.join(supers) + pad
+        if odd:
+            extra = _pick(draw, _HOSTILE_SUPERS)
+            raw = raw + extra + (supers[0] if extra == ";;" else "")
+        props.append(("super.users", raw))
     if draw(_ints(0, 3)) > 0:
         # Raw values as users write them: case and padding differ between flavours and versions.
-        raw = _pick(draw, _RAW_BOOLEANS)
-        props.append(("allow.everyone.if.no.acl.found", raw))
+        choices = _HOSTILE_BOOLEANS if pool.hostile and draw(_bools()) else _RAW_BOOLEANS
+        props.append(("allow.everyone.if.no.acl.found", _pick(draw, choices)))
     return tuple(props)
 
 
-def scenarios(caps: Capabilities, mode: str = "well-formed") -> st.SearchStrategy[Scenario]:
+def scenarios(caps: Capabilities, mode: str = DEFAULT_MODE) -> st.SearchStrategy[Scenario]:
     """A configuration, an ACL snapshot and several questions about it."""
     return _scenarios(caps, mode)
 
@@ -419,46 +378,32 @@ def _scenarios(draw: st.DrawFn, caps: Capabilities, mode: str) -> Scenario:
     by_type: list[ByTypeQuery] = []
     if caps.by_type_variant is not None:
         for _ in range(draw(_ints(0, 4))):
-            by_type.append(ByTypeQuery(_context(draw, pool), _pick(draw, pool.ops), _pick(draw, pool.types)))
-    return Scenario(properties=_config_properties(draw, pool), acls=acls, queries=qs, by_type=tuple(by_type))
+            by_type.append(_by_type_query(draw, pool, focus or bindings))
+    properties = _config_properties(draw, pool)
+    if pool.hostile:
+        from kafka_conformance.authorizer.domain.edges import edge_probes
+
+        probes = edge_probes(draw, pool, caps)
+        extra = [b for b in probes.acls if b not in bindings]
+        acls += tuple((f"acl-{len(acls) + i}", b) for i, b in enumerate(extra))
+        qs += probes.queries
+        if caps.by_type_variant is not None:
+            by_type += probes.by_type
+        if probes.super_users:
+            config = dict(properties)
+            config["super.users"] = ";".join(filter(None, (config.get("super.users", ""), *probes.super_users)))
+            properties = tuple(config.items())
+    return Scenario(properties=properties, acls=acls, queries=qs, by_type=tuple(by_type))
 
 
-_STEP_KINDS = ("add", "add", "remove", "snapshot")
-
-
-def record_logs(caps: Capabilities, mode: str = "well-formed") -> st.SearchStrategy[Scenario]:
-    """A valid KIP-801 record log: adds with fresh ids, removals of present ids,
-    re-adds of removed ACLs under new ids, and occasional snapshot loads, with
-    questions to ask after every step.  The snapshot loaded before the initial
-    load is part of the scenario too."""
-    return _record_logs(caps, mode)
-
-
-@_cached
-@st.composite
-def _record_logs(draw: st.DrawFn, caps: Capabilities, mode: str) -> Scenario:
-    pool = for_release(draw(pools(mode)), caps)
-    initial, _ = _acls_with_focus(draw, pool, caps, max_size=3)
-    candidates = [b for _, b in _acls_with_focus(draw, pool, caps, max_size=6)[0]] + [b for _, b in initial]
-    present: dict[str, AclBinding] = dict(initial)
-    steps: list[LogStep] = []
-    next_id = 0
-    for _ in range(draw(_ints(1, 10))):
-        kind = _pick(draw, _STEP_KINDS)
-        absent = [b for b in candidates if b not in present.values()]
-        if kind == "remove" and present:
-            victim = _pick(draw, sorted(present))
-            del present[victim]
-            steps.append(RemoveAcl(victim))
-        elif kind == "snapshot" and present:
-            keep = draw(_subsets(tuple(sorted(present)), 0, None))
-            present = {i: present[i] for i in sorted(keep)}
-            steps.append(SnapshotStep(tuple(present.items())))
-        elif absent:
-            next_id += 1
-            acl_id = f"r-{next_id}"
-            present[acl_id] = _pick(draw, absent)
-            steps.append(AddAcl(acl_id, present[acl_id]))
-    everything = tuple({b: None for b in candidates})
-    qs = tuple(draw(_query_lists(pool, caps, everything, 4)))
-    return Scenario(properties=_config_properties(draw, pool), acls=initial, records=tuple(steps), queries=qs)
+def _by_type_query(draw: st.DrawFn, pool: Pool, aims: Sequence[AclBinding]) -> ByTypeQuery:
+    """Mostly aimed: asked as an ACL's principal, from its host, for its operation
+    and type, so that the ACLs of that type that dominate each other all count."""
+    if not aims or draw(_ints(0, 3)) == 0:
+        return ByTypeQuery(_context(draw, pool), _pick(draw, pool.ops), _pick(draw, pool.types))
+    acl = _pick(draw, aims)
+    entry = acl.entry
+    who = entry.principal if entry.principal in pool.principals else _pick(draw, pool.principals)
+    op = entry.operation if entry.operation is not AclOperation.ALL else _pick(draw, pool.ops)
+    return ByTypeQuery(RequestContext(parse_principal(who), _host(draw, pool, entry.host)), op,
+                       acl.pattern.resource_type)

@@ -1,0 +1,112 @@
+"""Edge probes: one ACL and the one question that tells Kafka apart from a careless
+imitation, for each hostile trait of the input domain.
+
+Random hostile values meet each other too rarely to discriminate: a question
+from ``User:ALICE`` matters only next to an ALLOW for ``User:alice`` on the same
+resource and operation.  A probe builds exactly that pair, with the trait as the
+only difference, so Kafka's answer (DENIED, or the ACL applies after all) and the
+look-alike's differ.  Hostile scenarios carry a few probes beside their random
+part.
+"""
+
+from __future__ import annotations
+
+import attrs
+from hypothesis import strategies as st
+
+from kafka_conformance.adapters.protocol import Capabilities
+from kafka_conformance.authorizer.cases import ByTypeQuery, Query
+from kafka_conformance.authorizer.domain.strategies import Pool, _ints, _pick
+from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.values import (
+    AccessControlEntry,
+    AclBinding,
+    AclPermissionType,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
+from kafka_conformance.reference.authorizer.by_resource_type import PROBE_NAME
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+
+__all__ = ["EDGE_KINDS", "EdgeProbes", "edge_probes"]
+
+EDGE_KINDS = (
+    "principal-case", "principal-space", "typed-wildcard", "lowercase-user-star", "principal-type",
+    "empty-principal-name", "host-empty", "ipv6-rendering", "name-case", "star-glob", "star-name-wildcard",
+    "empty-prefix", "empty-literal", "slash", "probe", "super-user-lookalike",
+)
+
+
+@attrs.frozen
+class EdgeProbes:
+    acls: tuple[AclBinding, ...] = ()
+    queries: tuple[Query, ...] = ()
+    by_type: tuple[ByTypeQuery, ...] = ()
+    super_users: tuple[str, ...] = ()
+
+
+def edge_probes(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> EdgeProbes:
+    """One to three probes of kinds the target's release can hold."""
+    standard = caps.profile().is_standard
+    kinds = [k for k in EDGE_KINDS if standard or k not in ("empty-prefix", "empty-literal")]
+    if not caps.prefixed:
+        kinds.remove("empty-prefix") if "empty-prefix" in kinds else None
+    out = EdgeProbes()
+    for _ in range(draw(_ints(1, 3))):
+        out = _merge(out, _probe(draw, pool, _pick(draw, kinds)))
+    return out
+
+
+def _merge(a: EdgeProbes, b: EdgeProbes) -> EdgeProbes:
+    return EdgeProbes(a.acls + tuple(x for x in b.acls if x not in a.acls), a.queries + b.queries,
+                      a.by_type + b.by_type, a.super_users + b.super_users)
+
+
+def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
+    user = next((p for p in pool.principals if p.startswith("User:") and p[5:].isalpha()), "User:alice")
+    name = _pick(draw, [n for n in pool.names if len(n) >= 2 and n.isascii() and n.isalnum()] or ["foo"])
+    rtype = _pick(draw, [t for t in pool.types if t is not ResourceType.CLUSTER] or [ResourceType.TOPIC])
+    op = _pick(draw, pool.ops)
+    acl_who, acl_host, acl_name, acl_pattern = user, "10.0.0.1", name, PatternType.LITERAL
+    who, host, asked = user, "10.0.0.1", name
+    supers: tuple[str, ...] = ()
+    if kind == "principal-case":
+        who = user.upper()
+    elif kind == "principal-space":
+        acl_who, who = _pick(draw, ((user, user + " "), (user + " ", user), ("User: " + user[5:], user)))
+    elif kind == "typed-wildcard":
+        acl_who, who = "Group:*", "Group:ops"
+    elif kind == "lowercase-user-star":
+        acl_who = "user:*"
+    elif kind == "principal-type":
+        who = "ServiceAccount:" + user[5:]
+    elif kind == "empty-principal-name":
+        acl_who = "User:"
+    elif kind == "host-empty":
+        acl_host = ""
+    elif kind == "ipv6-rendering":
+        acl_host, host = _pick(draw, (("::1", "0:0:0:0:0:0:0:1"), ("0:0:0:0:0:0:0:1", "::1")))
+    elif kind == "name-case":
+        asked = name.swapcase() if name.swapcase() != name else name.upper() + "x"
+    elif kind == "star-glob":
+        acl_name = name[:1] + "*"
+    elif kind == "star-name-wildcard":
+        acl_name, asked = "*", "*" + name
+    elif kind == "empty-prefix":
+        acl_name, acl_pattern = "", PatternType.PREFIXED
+    elif kind == "empty-literal":
+        acl_name = ""
+    elif kind == "slash":
+        asked = name + "/x"
+    elif kind == "probe":
+        acl_name = asked = PROBE_NAME
+    elif kind == "super-user-lookalike":
+        supers = (user,)
+        who = _pick(draw, (user.upper(), user + " ", "ServiceAccount:" + user[5:]))
+    acl = AclBinding(ResourcePattern(rtype, acl_name, acl_pattern),
+                     AccessControlEntry(acl_who, acl_host, op, AclPermissionType.ALLOW))
+    context = RequestContext(parse_principal(who), host)
+    query = Query(context, (Action(op, ResourcePattern(rtype, asked)),))
+    by_type = (ByTypeQuery(context, op, rtype),) if kind in ("probe", "typed-wildcard", "host-empty") else ()
+    return EdgeProbes((acl,), (query,), by_type, supers)

@@ -1,0 +1,54 @@
+"""``kafka-conformance selftest``: the zoo of faulty authorizers against the suite."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import attrs
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", type=int, default=5, help="seeds 0..N-1 per mutant (default: %(default)s)")
+    parser.add_argument("--mutant", action="append", metavar="NAME", help="run only this mutant (repeatable)")
+    parser.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed")
+    parser.add_argument("--max-examples", type=int, help="examples per property (default: the Hypothesis profile's)")
+    parser.add_argument("--json", type=Path, help="also write the scorecard as JSON")
+    parser.add_argument("--list", action="store_true", help="list the zoo and exit")
+
+
+def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.selftest.scorecard import run_scorecard, to_text
+    from kafka_conformance.selftest.zoo import ZOO
+
+    if args.list:
+        for mutant in ZOO.values():
+            print(f"{mutant.name:42} {mutant.area:10} {mutant.what}")
+        return 0
+    unknown = [m for m in args.mutant or () if m not in ZOO]
+    problem = (f"unknown mutant {unknown[0]!r} (kafka-conformance selftest --list names them)" if unknown else
+               "--seeds must be at least 1" if args.seeds < 1 else
+               "--max-examples must be at least 1" if args.max_examples is not None and args.max_examples < 1 else "")
+    if problem:
+        print(f"kafka-conformance: error: selftest: {problem}", file=sys.stderr)
+        return 2
+    if args.json is not None and (args.json.is_dir() or not args.json.parent.is_dir()):
+        print(f"kafka-conformance: error: selftest: cannot write {args.json}", file=sys.stderr)
+        return 2
+
+    def show(catch: object) -> None:
+        c = catch
+        mark = f"caught by {c.property} ({c.anomaly})" if c.caught else "NOT CAUGHT"  # type: ignore[attr-defined]
+        print(f"  {c.mutant:42} seed {c.seed}: {mark} after {c.examples} examples, {c.seconds:.2f} s",  # type: ignore[attr-defined]
+              file=sys.stderr, flush=True)
+
+    card = run_scorecard(tuple(range(args.seeds)), mutants=args.mutant, mode=args.mode,
+                         max_examples=args.max_examples, on_catch=show)
+    print(to_text(card))
+    if args.json is not None:
+        args.json.write_text(json.dumps(attrs.asdict(card), indent=2) + "\n", encoding="utf-8")
+    return 0 if card.perfect else 1
