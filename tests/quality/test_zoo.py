@@ -16,7 +16,6 @@ from kafka_conformance.authorizer.targets import Target
 from kafka_conformance.selftest.scorecard import run_baseline, run_mutant
 from kafka_conformance.selftest.zoo import ZOO
 
-
 GATE_SUBSET = ("principals-ignore-case", "wildcard-host-ignored", "kafka-14265-longest-prefix-only", "deny-implies",
                "allow-beats-deny", "serves-before-ready", "by-type-deny-only-wildcard", "unknown-remove-ignored",
                "count-by-content", "listing-match-as-exact")
