@@ -173,3 +173,7 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
         config.stash[_WARNINGS_KEY].append(
             f"{prop_name}: never exercised: " + "; ".join(report.not_exercised)
         )
+    if report.domain_missing:
+        config.stash[_WARNINGS_KEY].append(
+            f"{prop_name}: input classes never reached: " + "; ".join(report.domain_missing)
+        )

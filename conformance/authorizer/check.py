@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 import hypothesis
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as Settings
 from hypothesis.errors import FlakyFailure, FlakyReplay
 
@@ -79,6 +79,10 @@ def check_authorizer(
     ctx = CheckContext(resolved.make, caps)
     base = settings if settings is not None else Settings()
     overrides: dict[str, object] = {
+        # The kit shrinks a failing case itself (minimize.one_minimal, on the case's own
+        # structure): Hypothesis's generic shrinking re-draws the whole scenario per step
+        # and cost about 90% of the time to a verdict.
+        "phases": [p for p in base.phases if p not in (Phase.shrink, Phase.explain)],
         "deadline": None,
         "report_multiple_bugs": False,
         "suppress_health_check": [*base.suppress_health_check, HealthCheck.too_slow],

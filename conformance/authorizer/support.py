@@ -21,7 +21,7 @@ from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilitie
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.anomalies import classify
 from kafka_conformance.authorizer.cases import Query, Scenario
-from kafka_conformance.authorizer.driver import CaseFailed, Outcome, guarded
+from kafka_conformance.authorizer.driver import CaseFailed, Outcome, TargetCrashed, guarded
 from kafka_conformance.authorizer.report import Divergence
 from kafka_conformance.reference.acl.values import (
     AclBinding,
@@ -80,7 +80,11 @@ def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str
     except KafkaException:
         return None
     snapshot = dict(scenario.acls if acls is None else acls)
-    guarded("load_snapshot()", lambda: target.load_snapshot(snapshot))
+    try:
+        guarded("load_snapshot()", lambda: target.load_snapshot(snapshot))
+    except KafkaException as exc:
+        # The generated snapshots are consistent: refusing one is the target failing to answer.
+        raise TargetCrashed(f"load_snapshot() refused a consistent snapshot: {exc.kind}: {exc}") from exc
     if complete:
         guarded("complete_initial_load()", target.complete_initial_load)
     return target

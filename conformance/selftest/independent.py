@@ -98,7 +98,8 @@ class ZooAuthorizer:
         if ptype == "PREFIXED":
             return name.startswith(rname)
         if rname == "*":
-            return not name.startswith("*")  # StandardAuthorizer never consults '*' for such names
+            # StandardAuthorizer never consults '*' for other names that begin with '*'.
+            return name == "*" or not name.startswith("*")
         return rname == name
 
     def on_resource(self, asked_type: str, name: str) -> list[Rule]:

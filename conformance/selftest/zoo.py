@@ -110,7 +110,7 @@ _ENTRIES: tuple[tuple[str, str, type], ...] = (
 )
 
 
-def _mutant(name: str, area: str, cls: type) -> Mutant:
+def _mutant(name: str, area: str, cls: type[ZooAuthorizer] | type[ZooAdapter]) -> Mutant:
     make = _adapter(cls) if issubclass(cls, ZooAdapter) else _impl(cls)
     return Mutant(name, area, (cls.__doc__ or "").strip().splitlines()[0], make)
 

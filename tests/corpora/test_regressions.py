@@ -26,18 +26,25 @@ def test_replay_accepts_the_whole_directory(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out.count("FIXED") == len(CASES)
 
 
+_ZOO_NAMES = {
+    # The cases were found against the first zoo (tests/quality, 0.2); the same bugs in today's zoo:
+    "kafka-14265-shorter-prefixes": "kafka-14265-longest-prefix-only",
+    "kafka-14435-allow-everyone": "kafka-14435-default-when-none-applies",
+    "kafka-14733-non-literal-accepted": "kafka-14733-non-literal-answered",
+    "kafka-7702-single-char-prefix": "kafka-7702-one-char-prefix",
+}
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
-def test_each_case_still_catches_the_mutant_it_was_found_against(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_case_still_catches_the_mutant_it_was_found_against(path: Path) -> None:
     import json
 
-    monkeypatch.syspath_prepend(str(ROOT / "tests" / "quality"))
-    monkeypatch.syspath_prepend(str(ROOT / "examples" / "python_authorizer"))
     found = json.loads(path.read_text())["found"]
     mutant = re.search(r"mutant `([^`]+)`", found)
     assert mutant is not None, f"{path.name}: 'found' names no mutant"
-    from mutants import MUTANTS
+    from kafka_conformance.selftest.zoo import ZOO
 
-    factory = MUTANTS[mutant.group(1)][0]
+    factory = ZOO[_ZOO_NAMES.get(mutant.group(1), mutant.group(1))].make
     case = load_case(path)
     reference = resolve_target(case.target, kafka_version=case.kafka_version, flavour=case.flavour)
     target = Target(f"mutant:{mutant.group(1)}", factory, reference.capabilities)

@@ -119,3 +119,11 @@ def test_every_source_path_in_the_docs_exists() -> None:
             if not (ROOT / path).exists():
                 bad.append(f"{doc.name}: {path}")
     assert not bad, bad
+
+
+def test_every_input_class_is_documented() -> None:
+    from kafka_conformance.authorizer.domain.classes import DOMAIN
+
+    text = (ROOT / "docs" / "input-domain.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([a-z-]+:[a-z0-9-]+)` \|", text, flags=re.MULTILINE))
+    assert documented == {c.name for c in DOMAIN}, sorted(documented ^ {c.name for c in DOMAIN})

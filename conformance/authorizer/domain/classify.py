@@ -21,7 +21,7 @@ from kafka_conformance.reference.acl.values import (
     PatternType,
     ResourceType,
 )
-from kafka_conformance.reference.authorizer.config import ALLOW_EVERYONE_KEY, SUPER_USERS_KEY
+from kafka_conformance.reference.authorizer.config import ALLOW_EVERYONE_KEY, SUPER_USERS_KEY, parse_config
 from kafka_conformance.reference.authorizer.decide import (
     IMPLIED_BY,
     acl_applies,
@@ -32,7 +32,7 @@ from kafka_conformance.reference.authorizer.decide import (
 from kafka_conformance.reference.authorizer.decision import Action, RequestContext
 from kafka_conformance.reference.authorizer.profiles import Profile
 from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
-from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.errors import AclValueError, ConfigError
 
 __all__ = ["classes_of"]
 
@@ -44,6 +44,10 @@ def classes_of(scenario: Scenario, profile: Profile) -> set[str]:
     """Every class the scenario reaches (names from :data:`~.classes.DOMAIN`)."""
     found: set[str] = set()
     _config(scenario.properties, found)
+    try:
+        parse_config(dict(scenario.properties), profile)
+    except ConfigError:
+        return found  # Kafka refuses the configuration: nothing else in the case is asked
     acls = _every_acl(scenario)
     supers = _super_users(scenario.properties)
     allow_everyone = dict(scenario.properties).get(ALLOW_EVERYONE_KEY, "").strip().lower() == "true"
@@ -154,8 +158,6 @@ def _question(query: Query, action: Action, acls: list[AclBinding], supers: set[
         return
     found.add("action:literal")
     same_type = [a for a in acls if a.pattern.resource_type is resource.resource_type]
-    for acl in same_type:
-        _near_misses(acl, resource.name, caller, ctx, action.operation, profile, found)
     on_resource = matching_acls(same_type, resource, profile)
     applying = [a for a in on_resource if _applies(a, ctx, action.operation, profile)]
     if caller in supers:
@@ -163,6 +165,11 @@ def _question(query: Query, action: Action, acls: list[AclBinding], supers: set[
         if any(a.entry.permission_type is DENY for a in applying):
             found.add("decision:super-user-over-deny")
         return
+    if not applying and (on_resource or not allow_everyone):
+        # A near miss discriminates only where Kafka's answer is DENIED: no ACL applies
+        # and the default does not grant, so an imitation that lets it apply says ALLOWED.
+        for acl in same_type:
+            _near_misses(acl, resource.name, caller, ctx, action.operation, profile, found)
     _match_traits(on_resource, resource.name, found)
     for acl in on_resource:
         _entry_traits(acl, applying, ctx, caller, action.operation, found)
@@ -189,8 +196,22 @@ def _near_misses(acl: AclBinding, name: str, caller: str, ctx: RequestContext, o
     host_ok = entry.host in (WILDCARD_HOST, ctx.host)
     op_ok = operation_matches(entry.operation, op, entry.permission_type is ALLOW)
     name_ok = name_matches(pattern, name, profile)
+    if entry.permission_type is not ALLOW:
+        return
+    if name_ok and who_ok and host_ok and not op_ok:
+        found.add("op:unrelated")
     if not op_ok:
         return
+    if name_ok and who_ok and not host_ok:
+        found.add("host:other")
+    if who_ok and host_ok and pattern.pattern_type is PatternType.LITERAL and len(pattern.name) > 1 \
+            and pattern.name.endswith("*") and name != pattern.name and name.startswith(pattern.name[:-1]):
+        found.add("name:star-not-a-glob")
+    if who_ok and host_ok and pattern.pattern_type is PatternType.LITERAL and "/" in name \
+            and name.split("/", 1)[0] == pattern.name:
+        found.add("name:slash-not-a-separator")
+    if who_ok and host_ok and pattern.is_wildcard and name.startswith("*") and name != "*":
+        found.add("name:star-name-and-wildcard")
     if who_ok and host_ok and not name_ok:
         if pattern.pattern_type is PatternType.LITERAL and pattern.name and name.startswith(pattern.name):
             found.add("name:literal-on-prefix")
@@ -230,23 +251,22 @@ def _entry_traits(acl: AclBinding, applying: list[AclBinding], ctx: RequestConte
     entry = acl.entry
     kind, _, name = entry.principal.partition(":")
     covers_op = operation_matches(entry.operation, op, entry.permission_type is ALLOW)
-    if covers_op and entry.host in (WILDCARD_HOST, ctx.host):
+    if covers_op and entry.host in (WILDCARD_HOST, ctx.host) and entry.permission_type is ALLOW:
         if name == "*" and entry.principal != WILDCARD_PRINCIPAL and kind.lower() == ctx.principal.principal_type.lower():
             found.add("principal:typed-wildcard")
         if kind != ctx.principal.principal_type and name == ctx.principal.name and entry.principal != WILDCARD_PRINCIPAL:
             found.add("principal:same-name-other-type")
-    if entry.principal in (caller, WILDCARD_PRINCIPAL) and entry.host not in (WILDCARD_HOST, ctx.host):
-        found.add("host:other")
+        if name == "" and entry.principal.endswith(":") and caller.startswith(entry.principal) and caller != entry.principal:
+            found.add("principal:empty-name-not-wildcard")
     if entry.permission_type is DENY and entry.operation in IMPLIED_BY.get(op, ()) \
             and entry.principal in (caller, WILDCARD_PRINCIPAL):
         found.add("op:implied-deny")
     if acl not in applying:
-        if entry.principal in (caller, WILDCARD_PRINCIPAL) and entry.host in (WILDCARD_HOST, ctx.host):
-            found.add("op:unrelated")
         return
     if entry.principal == WILDCARD_PRINCIPAL:
         found.add("principal:wildcard-applies")
-        if ctx.principal.principal_type != "User":
+        if ctx.principal.principal_type != "User" and entry.permission_type is ALLOW \
+                and not any(a.entry.permission_type is DENY for a in applying):
             found.add("principal:wildcard-other-type")
     found.add("host:wildcard" if entry.host == WILDCARD_HOST else "host:exact")
     if entry.operation is AclOperation.ALL:
@@ -288,6 +308,10 @@ def _by_type(ctx: RequestContext, op: AclOperation, rtype: ResourceType, acls: l
                                                                                           WILDCARD_PRINCIPAL)
             and a.entry.host in (WILDCARD_HOST, ctx.host)
             and a.entry.operation in (op, AclOperation.ALL)]
+    if any(a.pattern.resource_type is rtype and a.entry.permission_type is ALLOW
+           and a.entry.principal in (str(ctx.principal), WILDCARD_PRINCIPAL) and a.entry.host not in (WILDCARD_HOST, ctx.host)
+           and a.entry.operation in (op, AclOperation.ALL) for a in acls):
+        found.add("by-type:allow-for-another-host")
     if not mine:
         found.add("by-type:no-acl")
         return
@@ -300,6 +324,9 @@ def _by_type(ctx: RequestContext, op: AclOperation, rtype: ResourceType, acls: l
     deny_prefixes = [a.pattern.name for a in denies if a.pattern.pattern_type is PatternType.PREFIXED]
     if any(a.pattern.name.startswith(p) for a in allows for p in deny_prefixes):
         found.add("by-type:prefix-deny-over-allow")
+    literal_denies = {a.pattern.name for a in denies if a.pattern.pattern_type is PatternType.LITERAL}
+    if any(a.pattern.pattern_type is PatternType.LITERAL and a.pattern.name in literal_denies for a in allows):
+        found.add("by-type:literal-deny-cancels")
     kinds = {(a.entry.permission_type, a.pattern.pattern_type) for a in mine}
     if len(kinds) == 4:
         found.add("by-type:mixed-patterns")

@@ -20,6 +20,7 @@ from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import Scenario
+from kafka_conformance.authorizer.domain.classes import DOMAIN
 from kafka_conformance.authorizer.domain.classify import classes_of
 from kafka_conformance.authorizer.domain.logs import record_logs
 from kafka_conformance.authorizer.domain.strategies import scenarios
@@ -29,7 +30,7 @@ __all__ = ["OWNERS", "find_reaching", "owner_of"]
 OWNERS = {"records": "record-log", "by-type": "by-type"}
 """The property that checks a class's inputs, by the class's field; ``authorize`` for the rest."""
 
-_SEARCH = hypothesis.settings(max_examples=1000, database=None, deadline=None, phases=[Phase.generate],
+_SEARCH = hypothesis.settings(max_examples=500, database=None, deadline=None, phases=[Phase.generate],
                               suppress_health_check=list(HealthCheck))
 
 
@@ -41,6 +42,9 @@ def find_reaching(class_name: str, caps: Capabilities, mode: str, seed: int | No
     """A scenario that reaches ``class_name`` (a failure found on it is made 1-minimal later), or None
     when a bounded search finds none."""
     profile = caps.profile()
+    needs = next((c.needs for c in DOMAIN if c.name == class_name), frozenset())
+    if "hostile" in needs:
+        mode = "hostile"  # the class exists only in hostile scenarios: search among those alone
     strategy = record_logs(caps, mode) if owner_of(class_name) == "record-log" else scenarios(caps, mode)
     rng = random.Random(f"{seed}:{class_name}")
     try:

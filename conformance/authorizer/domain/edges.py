@@ -5,8 +5,8 @@ Random hostile values meet each other too rarely to discriminate: a question
 from ``User:ALICE`` matters only next to an ALLOW for ``User:alice`` on the same
 resource and operation.  A probe builds exactly that pair, with the trait as the
 only difference, so Kafka's answer (DENIED, or the ACL applies after all) and the
-look-alike's differ.  Hostile scenarios carry a few probes beside their random
-part.
+look-alike's differ.  A hostile scenario carries probes of about half the kinds
+beside its random part; one well-formed scenario in three carries well-formed ones.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
     AclBinding,
+    AclOperation,
     AclPermissionType,
     PatternType,
     ResourcePattern,
@@ -29,10 +30,16 @@ from kafka_conformance.reference.acl.values import (
 from kafka_conformance.reference.authorizer.by_resource_type import PROBE_NAME
 from kafka_conformance.reference.authorizer.decision import Action, RequestContext
 
-__all__ = ["EDGE_KINDS", "EdgeProbes", "edge_probes"]
+__all__ = ["EDGE_KINDS", "WELL_FORMED_KINDS", "EdgeProbes", "edge_probes"]
+
+WELL_FORMED_KINDS = (
+    "wildcard-other-type", "principal-type", "host-other", "by-type-literal-deny", "by-type-prefix-deny", "by-type-other-host",
+)
+"""Probes whose every value Kafka's controller accepts."""
 
 EDGE_KINDS = (
-    "principal-case", "principal-space", "typed-wildcard", "lowercase-user-star", "principal-type",
+    *WELL_FORMED_KINDS,
+    "principal-case", "principal-space", "typed-wildcard", "lowercase-user-star",
     "empty-principal-name", "host-empty", "ipv6-rendering", "name-case", "star-glob", "star-name-wildcard",
     "empty-prefix", "empty-literal", "slash", "probe", "super-user-lookalike",
 )
@@ -47,14 +54,17 @@ class EdgeProbes:
 
 
 def edge_probes(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> EdgeProbes:
-    """One to three probes of kinds the target's release can hold."""
+    """A few probes of kinds the pool's mode allows and the target's release can hold."""
     standard = caps.profile().is_standard
-    kinds = [k for k in EDGE_KINDS if standard or k not in ("empty-prefix", "empty-literal")]
-    if not caps.prefixed:
-        kinds.remove("empty-prefix") if "empty-prefix" in kinds else None
+    kinds = [k for k in (EDGE_KINDS if pool.hostile else WELL_FORMED_KINDS)
+             if (standard or k not in ("empty-prefix", "empty-literal"))
+             and (caps.prefixed or k not in ("empty-prefix", "by-type-prefix-deny"))]
     out = EdgeProbes()
-    for _ in range(draw(_ints(1, 3))):
-        out = _merge(out, _probe(draw, pool, _pick(draw, kinds)))
+    # Each kind about every other time: a hostile scenario probes most traits at once, so a
+    # run's twenty-odd hostile scenarios leave none of them untried (the shrinker drops the rest).
+    for kind in kinds:
+        if draw(_ints(0, 1)):
+            out = _merge(out, _probe(draw, pool, kind))
     return out
 
 
@@ -65,13 +75,20 @@ def _merge(a: EdgeProbes, b: EdgeProbes) -> EdgeProbes:
 
 def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
     user = next((p for p in pool.principals if p.startswith("User:") and p[5:].isalpha()), "User:alice")
-    name = _pick(draw, [n for n in pool.names if len(n) >= 2 and n.isascii() and n.isalnum()] or ["foo"])
+    # A name of its own ('q' is in no pool's alphabet), so the pool's other ACLs rarely meet the probe.
+    name = "q" + _pick(draw, ("a", "ab", "b-c"))
     rtype = _pick(draw, [t for t in pool.types if t is not ResourceType.CLUSTER] or [ResourceType.TOPIC])
     op = _pick(draw, pool.ops)
     acl_who, acl_host, acl_name, acl_pattern = user, "10.0.0.1", name, PatternType.LITERAL
     who, host, asked = user, "10.0.0.1", name
     supers: tuple[str, ...] = ()
-    if kind == "principal-case":
+    if kind.startswith("by-type-"):
+        return _by_type_probe(draw, kind, user, name, rtype, op)
+    if kind == "wildcard-other-type":
+        acl_who, who = "User:*", _pick(draw, ("Group:ops", "ServiceAccount:" + user[5:]))
+    elif kind == "host-other":
+        acl_host = "10.0.0.2"
+    elif kind == "principal-case":
         who = user.upper()
     elif kind == "principal-space":
         acl_who, who = _pick(draw, ((user, user + " "), (user + " ", user), ("User: " + user[5:], user)))
@@ -110,3 +127,21 @@ def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
     query = Query(context, (Action(op, ResourcePattern(rtype, asked)),))
     by_type = (ByTypeQuery(context, op, rtype),) if kind in ("probe", "typed-wildcard", "host-empty") else ()
     return EdgeProbes((acl,), (query,), by_type, supers)
+
+
+def _by_type_probe(draw: st.DrawFn, kind: str, user: str, name: str, rtype: ResourceType,
+                   op: AclOperation) -> EdgeProbes:
+    """An ALLOW of the type for the caller and what must cancel it (a LITERAL DENY of
+    the same name, a PREFIXED DENY of its prefix) or keep it from counting (another host)."""
+    entry = AccessControlEntry(user, "10.0.0.1", op, AclPermissionType.ALLOW)
+    allow = AclBinding(ResourcePattern(rtype, name, PatternType.LITERAL), entry)
+    acls: tuple[AclBinding, ...]
+    if kind == "by-type-other-host":
+        acls = (attrs.evolve(allow, entry=attrs.evolve(entry, host="10.0.0.2")),)
+    else:
+        deny_name, deny_pattern = ((name, PatternType.LITERAL) if kind == "by-type-literal-deny"
+                                   else (name[: draw(_ints(1, len(name)))], PatternType.PREFIXED))
+        deny = AclBinding(ResourcePattern(rtype, deny_name, deny_pattern),
+                          attrs.evolve(entry, permission_type=AclPermissionType.DENY))
+        acls = (allow, deny)
+    return EdgeProbes(acls, (), (ByTypeQuery(RequestContext(parse_principal(user), "10.0.0.1"), op, rtype),))

@@ -103,7 +103,8 @@ def _refused(draw: st.DrawFn, log: _Log) -> AddAcl | RemoveAcl:
     kind = _pick(draw, _REFUSED) if log.present else "unknown-remove"
     if kind == "unknown-remove":
         gone = [f"r-{n}" for n in range(1, log.next_id + 1) if f"r-{n}" not in log.present]
-        return RemoveAcl(_pick(draw, gone) if gone and draw(_ints(0, 1)) else "r-0")
+        once_held: int = draw(_ints(0, 1))
+        return RemoveAcl(_pick(draw, gone) if gone and once_held else "r-0")
     if kind == "duplicate-id":
         return AddAcl(_pick(draw, sorted(log.present)), _pick(draw, log.candidates))
     return AddAcl(log.fresh_id(), _pick(draw, sorted(log.present.values(), key=str)))

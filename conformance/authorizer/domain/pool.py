@@ -104,9 +104,10 @@ def for_release(pool: Pool, caps: Capabilities) -> Pool:
     types = tuple(t for t in pool.types if profile.supports(t))
     names = pool.names
     if not profile.is_standard:
-        # AclAuthorizer stores a resource's ACLs in a ZooKeeper znode named after it, and ZooKeeper
-        # refuses the path of an empty name (2.4.1 to 3.9.1, seen by the release campaign).
-        names = tuple(n for n in names if n) or ("f",)
+        # AclAuthorizer stores a resource's ACLs in a ZooKeeper znode named after it: ZooKeeper
+        # refuses the path of an empty name (2.4.1 to 3.9.1, seen by the release campaign), and
+        # a '/' would be a path separator (refused from 3.3.0, "Failed to create ACL").
+        names = tuple(n for n in names if n and "/" not in n) or ("f",)
     if ops == pool.ops and types == pool.types and names == pool.names:
         return pool
     return attrs.evolve(pool, ops=ops or (AclOperation.READ,), types=types or (ResourceType.TOPIC,), names=names)
@@ -166,7 +167,8 @@ def _choose(draw: st.DrawFn, pool: Pool, choices: Sequence[str]) -> str:
     """One of ``choices``; in a hostile pool, one of its edges half the time."""
     if pool.edges:
         edge = [c for c in choices if c in pool.edges]
-        if edge and draw(_bools()):
+        use_edge: bool = draw(_bools())
+        if edge and use_edge:
             return _pick(draw, edge)
     return _pick(draw, choices)
 

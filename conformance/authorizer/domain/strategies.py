@@ -193,7 +193,9 @@ def _edge_acl(draw: st.DrawFn, pool: Pool, acl: AclBinding) -> AclBinding:
     value = _pick(draw, edges)
     if which == "name":
         return attrs.evolve(acl, pattern=attrs.evolve(acl.pattern, name=value))
-    return attrs.evolve(acl, entry=attrs.evolve(acl.entry, **{which: value}))
+    if which == "principal":
+        return attrs.evolve(acl, entry=attrs.evolve(acl.entry, principal=value))
+    return attrs.evolve(acl, entry=attrs.evolve(acl.entry, host=value))
 
 
 _KINDS = tuple((p, t) for p in (AclPermissionType.ALLOW, AclPermissionType.DENY)
@@ -380,7 +382,7 @@ def _scenarios(draw: st.DrawFn, caps: Capabilities, mode: str) -> Scenario:
         for _ in range(draw(_ints(0, 4))):
             by_type.append(_by_type_query(draw, pool, focus or bindings))
     properties = _config_properties(draw, pool)
-    if pool.hostile:
+    if pool.hostile or draw(_ints(0, 2)) == 2:
         from kafka_conformance.authorizer.domain.edges import edge_probes
 
         probes = edge_probes(draw, pool, caps)

@@ -1,0 +1,36 @@
+"""``kafka-conformance selftest``: usage errors, the listing, a one-mutant scorecard."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.cli.main import main
+
+
+def test_lists_the_zoo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 60 and any(line.startswith("kafka-14265-longest-prefix-only") for line in lines)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--mutant", "no-such-mutant"], "unknown mutant 'no-such-mutant'"),
+    (["--seeds", "0"], "--seeds must be at least 1"),
+    (["--max-examples", "0"], "--max-examples must be at least 1"),
+])
+def test_usage_errors_exit_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_caught_mutant_scores_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "card.json"
+    code = main(["selftest", "--seeds", "1", "--mutant", "allow-beats-deny", "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "allow-beats-deny" in text and "1/1" in text and "score: 1/1" in text
+    card = json.loads(out.read_text())
+    assert card["catches"][0]["caught"] is True and card["baseline"][0]["conforms"] is True
