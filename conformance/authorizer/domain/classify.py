@@ -204,6 +204,13 @@ def _near_misses(acl: AclBinding, name: str, caller: str, ctx: RequestContext, o
         return
     if name_ok and who_ok and not host_ok:
         found.add("host:other")
+        if entry.host == "" and ctx.host:
+            found.add("host:empty-acl")
+    if who_ok and host_ok and not name_ok and pattern.pattern_type is PatternType.LITERAL and pattern.name == "":
+        found.add("name:empty-literal-not-wildcard")
+    if name_ok and host_ok and entry.principal.endswith(":") and caller.startswith(entry.principal) \
+            and caller != entry.principal:
+        found.add("principal:empty-name-not-wildcard")
     if who_ok and host_ok and pattern.pattern_type is PatternType.LITERAL and len(pattern.name) > 1 \
             and pattern.name.endswith("*") and name != pattern.name and name.startswith(pattern.name[:-1]):
         found.add("name:star-not-a-glob")
@@ -256,8 +263,6 @@ def _entry_traits(acl: AclBinding, applying: list[AclBinding], ctx: RequestConte
             found.add("principal:typed-wildcard")
         if kind != ctx.principal.principal_type and name == ctx.principal.name and entry.principal != WILDCARD_PRINCIPAL:
             found.add("principal:same-name-other-type")
-        if name == "" and entry.principal.endswith(":") and caller.startswith(entry.principal) and caller != entry.principal:
-            found.add("principal:empty-name-not-wildcard")
     if entry.permission_type is DENY and entry.operation in IMPLIED_BY.get(op, ()) \
             and entry.principal in (caller, WILDCARD_PRINCIPAL):
         found.add("op:implied-deny")
@@ -319,7 +324,7 @@ def _by_type(ctx: RequestContext, op: AclOperation, rtype: ResourceType, acls: l
     denies = [a for a in mine if a.entry.permission_type is DENY]
     if any(a.pattern.pattern_type is PatternType.LITERAL and not a.pattern.is_wildcard for a in allows):
         found.add("by-type:literal-allow")
-    if any(a.pattern.is_wildcard for a in denies):
+    if any(a.pattern.is_wildcard for a in denies) and allows:
         found.add("by-type:wildcard-deny")
     deny_prefixes = [a.pattern.name for a in denies if a.pattern.pattern_type is PatternType.PREFIXED]
     if any(a.pattern.name.startswith(p) for a in allows for p in deny_prefixes):

@@ -34,6 +34,7 @@ __all__ = ["EDGE_KINDS", "WELL_FORMED_KINDS", "EdgeProbes", "edge_probes"]
 
 WELL_FORMED_KINDS = (
     "wildcard-other-type", "principal-type", "host-other", "by-type-literal-deny", "by-type-prefix-deny", "by-type-other-host",
+    "by-type-wildcard-deny",
 )
 """Probes whose every value Kafka's controller accepts."""
 
@@ -140,6 +141,7 @@ def _by_type_probe(draw: st.DrawFn, kind: str, user: str, name: str, rtype: Reso
         acls = (attrs.evolve(allow, entry=attrs.evolve(entry, host="10.0.0.2")),)
     else:
         deny_name, deny_pattern = ((name, PatternType.LITERAL) if kind == "by-type-literal-deny"
+                                   else ("*", PatternType.LITERAL) if kind == "by-type-wildcard-deny"
                                    else (name[: draw(_ints(1, len(name)))], PatternType.PREFIXED))
         deny = AclBinding(ResourcePattern(rtype, deny_name, deny_pattern),
                           attrs.evolve(entry, permission_type=AclPermissionType.DENY))
