@@ -159,14 +159,13 @@ def _complete_domain(ctx: CheckContext, results: list[PropertyResult], mode: str
     reaches it and check it with the property that owns it (see :mod:`.domain.complete`).
     Only when every property passed: a failure is evidence enough."""
     by_name = {r.name: r for r in results}
-    for name in _domain_missing(ctx.classes, ctx.caps, mode, results):
-        owner = by_name.get(owner_of(name))
-        if owner is None or owner.status is not Status.PASSED:
-            continue
-        scenario = find_reaching(name, ctx.caps, mode, seed)
-        if scenario is None:
-            continue
-        ctx.classes.update(classes_of(scenario, ctx.caps.profile()))
+    missing = [name for name in _domain_missing(ctx.classes, ctx.caps, mode, results)
+               if (owner := by_name.get(owner_of(name))) is not None and owner.status is Status.PASSED]
+    for name, scenario in find_reaching(missing, ctx.caps, mode, seed).items():
+        owner = by_name[owner_of(name)]
+        if owner.status is not Status.PASSED or ctx.classes[name]:
+            continue  # already failed, or an earlier scenario of the search reached it too
+        ctx.classes.update(c for c in classes_of(scenario, ctx.caps.profile()) if owner_of(c) == owner.name)
         prop = _select([owner.name])[0]
         found = _outcome(prop, ctx, scenario)
         if found is None:
@@ -177,7 +176,6 @@ def _complete_domain(ctx: CheckContext, results: list[PropertyResult], mode: str
             path = save_counterexample(failed.counterexample, Path(failures_dir), target, seed)
             failed = attrs.evolve(failed, saved_to=str(path))
         by_name[owner.name] = failed
-        break
     return [by_name[r.name] for r in results]
 
 
