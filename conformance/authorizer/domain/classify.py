@@ -21,6 +21,7 @@ from kafka_conformance.reference.acl.values import (
     PatternType,
     ResourceType,
 )
+from kafka_conformance.reference.authorizer.by_resource_type import PROBE_NAME
 from kafka_conformance.reference.authorizer.config import ALLOW_EVERYONE_KEY, SUPER_USERS_KEY, parse_config
 from kafka_conformance.reference.authorizer.decide import (
     IMPLIED_BY,
@@ -181,6 +182,10 @@ def _question(query: Query, action: Action, acls: list[AclBinding], supers: set[
         found.add("decision:deny")
     elif allows:
         found.add("decision:allow")
+        if all(a.pattern.pattern_type is PatternType.PREFIXED and a.pattern.name == "" for a in allows):
+            found.add("name:empty-prefix-decides")
+        if resource.name == PROBE_NAME and all(a.pattern.name == PROBE_NAME for a in allows):
+            found.add("name:probe-decides")
     else:
         found.add("decision:none-applied")
     _conflicts(denies, allows, on_resource, caller, resource.name, found)
@@ -230,7 +235,9 @@ def _near_misses(acl: AclBinding, name: str, caller: str, ctx: RequestContext, o
     if name_ok and host_ok and not who_ok:
         if entry.principal.lower() == caller.lower():
             found.add("principal:case-variant")
-        if entry.principal.replace(" ", "") == caller.replace(" ", ""):
+        if entry.principal.strip() == caller.strip():
+            found.add("principal:outer-space-variant")
+        elif entry.principal.replace(" ", "") == caller.replace(" ", ""):
             found.add("principal:whitespace-variant")
     if name_ok and who_ok and not host_ok and entry.host in _IPV6_LOOPBACK and ctx.host in _IPV6_LOOPBACK:
         found.add("host:ipv6-rendering")

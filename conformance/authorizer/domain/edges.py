@@ -92,7 +92,8 @@ def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
     elif kind == "principal-case":
         who = user.upper()
     elif kind == "principal-space":
-        acl_who, who = _pick(draw, ((user, user + " "), (user + " ", user), ("User: " + user[5:], user)))
+        acl_who, who = _pick(draw, ((user, user + " "), (user + " ", user), ("User: " + user[5:], user),
+                                    (user, "User: " + user[5:])))
     elif kind == "typed-wildcard":
         acl_who, who = "Group:*", "Group:ops"
     elif kind == "lowercase-user-star":
