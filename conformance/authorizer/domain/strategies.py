@@ -19,8 +19,10 @@ Three modes:
   neither true nor false.
 
 The classes of :mod:`~kafka_conformance.authorizer.domain.classes` are the
-checklist: every class a target can reach is drawn often enough that the
-default number of examples reaches it on every seed (the selftest checks it).
+checklist: edge probes (:mod:`~kafka_conformance.authorizer.domain.edges`) and
+look-alike questions make most of them common, and the completion search
+(:mod:`~kafka_conformance.authorizer.domain.complete`) finds the rest, so a
+default run reaches every class that applies (the selftest checks it on five seeds).
 
 Every strategy is built inside a function, never at import time, so loading the
 pytest plugin has no Hypothesis side effects.
@@ -44,20 +46,6 @@ from hypothesis import strategies as st
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import ByTypeQuery, Query, Scenario
-from kafka_conformance.reference.acl.principal import parse_principal
-from kafka_conformance.reference.acl.values import (
-    CLUSTER_NAME,
-    AccessControlEntry,
-    AclBinding,
-    AclOperation,
-    AclPermissionType,
-    PatternType,
-    ResourcePattern,
-    ResourceType,
-)
-from kafka_conformance.reference.authorizer.decision import Action, RequestContext
-
-__all__ = ["DEFAULT_MODE", "MODES", "Pool", "acl_sets", "pools", "scenarios"]
 from kafka_conformance.authorizer.domain.pool import (
     _IMPLYING,
     DEFAULT_MODE,
@@ -73,6 +61,20 @@ from kafka_conformance.authorizer.domain.pool import (
     for_release,
     pools,
 )
+from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.values import (
+    CLUSTER_NAME,
+    AccessControlEntry,
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+
+__all__ = ["DEFAULT_MODE", "MODES", "Pool", "acl_sets", "pools", "scenarios"]
 
 
 def _resource(draw: st.DrawFn, pool: Pool, rtype: ResourceType, *, for_acl: bool) -> str:
