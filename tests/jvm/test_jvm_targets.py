@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from listeners import listeners
 
 from kafka_conformance import check_authorizer
 from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer, parse_jvm_spec
@@ -147,7 +148,7 @@ def test_jvm_listens_on_loopback_and_stops_on_close() -> None:
         pytest.skip(f"JVM adapter unavailable: {unavailable_reason()}")
     session = JvmSession()
     try:
-        listening = _listeners(session.port)
+        listening = listeners(session.port)
         if listening is None:
             pytest.skip("no /proc/net/tcp on this system")
         assert listening and all(_loopback(a) for a in listening), listening
@@ -155,20 +156,6 @@ def test_jvm_listens_on_loopback_and_stops_on_close() -> None:
         session.close()
     assert not session.alive
     session.close()  # idempotent
-
-
-def _listeners(port: int) -> list[str] | None:
-    found = []
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        if not os.path.exists(table):
-            return None
-        with open(table, encoding="ascii") as fh:
-            for line in fh.readlines()[1:]:
-                local, state = line.split()[1], line.split()[3]
-                address, _, hex_port = local.partition(":")
-                if state == "0A" and int(hex_port, 16) == port:
-                    found.append(address)
-    return found
 
 
 def _loopback(address: str) -> bool:

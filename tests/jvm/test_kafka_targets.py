@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from listeners import listeners
 
 from kafka_conformance import check_authorizer
 from kafka_conformance.adapters.jvm.kafka_releases import STANDARD_RELEASES, parse_kafka_target
@@ -84,7 +85,7 @@ def test_the_acl_authorizer_zookeeper_listens_on_loopback_and_stops_with_the_jvm
         connect = adapter._extra_config["zookeeper.connect"]
         port = int(connect.split(":")[1].split("/")[0])
         assert connect.startswith("127.0.0.1:")
-        listening = _listeners(port)
+        listening = listeners(port)
         if listening is None:
             pytest.skip("no /proc/net/tcp on this system")
         assert listening and all(a in ("0100007F", "0000000000000000FFFF00000100007F") for a in listening), listening
@@ -92,18 +93,4 @@ def test_the_acl_authorizer_zookeeper_listens_on_loopback_and_stops_with_the_jvm
         adapter.close()
         close_targets()
     assert not session.alive
-    assert _listeners(port) == []
-
-
-def _listeners(port: int) -> list[str] | None:
-    found = []
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        if not os.path.exists(table):
-            return None
-        with open(table, encoding="ascii") as fh:
-            for line in fh.readlines()[1:]:
-                local, state = line.split()[1], line.split()[3]
-                address, _, hex_port = local.partition(":")
-                if state == "0A" and int(hex_port, 16) == port:
-                    found.append(address)
-    return found
+    assert listeners(port) == []
