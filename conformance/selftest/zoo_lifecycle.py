@@ -162,10 +162,10 @@ class RefusedAddKept(ZooAuthorizer):
     """A refused duplicate is stored before the error is raised: the state changes."""
 
     def add(self, acl_id: str, rule: Rule) -> None:
-        duplicate = rule in self.rules.values() and acl_id not in self.rules
-        super().add(acl_id, rule) if not duplicate else self.rules.__setitem__(acl_id, rule)
-        if duplicate:
+        if rule in self.rules.values() and acl_id not in self.rules:
+            self.rules[acl_id] = rule
             raise Refused(f"{acl_id} duplicates an ACL")
+        super().add(acl_id, rule)
 
 
 class SnapshotMerges(ZooAuthorizer):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kafka_conformance.authorizer.cases import Query, Scenario, SnapshotStep
+from kafka_conformance.authorizer.cases import BatchStep, Query, Scenario, SnapshotStep
 from kafka_conformance.reference.acl.values import (
     WILDCARD_HOST,
     WILDCARD_PRINCIPAL,
@@ -80,8 +80,7 @@ def _every_acl(scenario: Scenario) -> list[AclBinding]:
 
 
 def _flatten(step: object) -> Sequence[object]:
-    inner = getattr(step, "records", None)
-    return inner if inner is not None else (step,)
+    return step.records if isinstance(step, BatchStep) else (step,)
 
 
 def _super_users(properties: Iterable[tuple[str, str]]) -> set[str]:

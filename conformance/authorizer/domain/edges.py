@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import ByTypeQuery, Query
-from kafka_conformance.authorizer.domain.strategies import Pool, _ints, _pick
+from kafka_conformance.authorizer.domain.pool import Pool, _ints, _pick
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,

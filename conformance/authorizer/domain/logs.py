@@ -15,18 +15,8 @@ from hypothesis import strategies as st
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import BatchStep, LogStep, Scenario, SnapshotStep
-from kafka_conformance.authorizer.domain.strategies import (
-    DEFAULT_MODE,
-    _acls_with_focus,
-    _cached,
-    _config_properties,
-    _ints,
-    _pick,
-    _query_lists,
-    _subsets,
-    for_release,
-    pools,
-)
+from kafka_conformance.authorizer.domain.pool import DEFAULT_MODE, _cached, _ints, _pick, _subsets, for_release, pools
+from kafka_conformance.authorizer.domain.strategies import _acls_with_focus, _config_properties, _query_lists
 from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
 
