@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kafka_conformance.reference.bounded import MAX_DOCUMENT_BYTES, BoundsError, json_loads, read_bytes
+
 __all__ = ["case_format", "read_json_file"]
 
 
@@ -19,20 +21,31 @@ def read_json_file(path: str | Path, fmt: str, kind: str) -> dict[str, Any]:
     manifest of the kit is one.  ValueError names the file, the line, and what is wrong."""
     p = Path(path)
     try:
-        body = json.loads(p.read_text(encoding="utf-8"))
+        body = json_loads(read_bytes(p, limit=_LIMIT).decode("utf-8"), str(p))
     except OSError as exc:
         raise ValueError(f"{p}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{p}: not UTF-8 (byte {exc.start}); a saved case is UTF-8 JSON") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{p}:{exc.lineno}: not valid JSON: {exc.msg}") from exc
-    if not isinstance(body, dict) or body.get("format") != fmt:
-        raise ValueError(f"{p}: not a {kind}")
+    except BoundsError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(body, dict):
+        raise ValueError(f"{p}: not a {kind}: the file holds a JSON {type(body).__name__}, not an object")
+    if body.get("format") != fmt:
+        found = body.get("format")
+        raise ValueError(f"{p}: not a {kind}: its format field is {str(found)[:80]!r}, expected {fmt!r}")
     return body
+
+
+_LIMIT = min(MAX_DOCUMENT_BYTES, 64 * 1024 * 1024)
+"""A saved case is a minimal counterexample: kilobytes, never tens of megabytes."""
 
 
 def case_format(path: str | Path) -> str | None:
     """The ``format`` field of a saved case file (None when unreadable): how ``replay`` routes it."""
     try:
-        body = json.loads(Path(path).read_text(encoding="utf-8"))
+        body = json_loads(read_bytes(path, limit=_LIMIT).decode("utf-8"), str(path))
     except (OSError, ValueError):
         return None
     fmt = body.get("format") if isinstance(body, dict) else None

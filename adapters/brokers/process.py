@@ -26,6 +26,8 @@ import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from kafka_conformance.adapters.reaper import stop_tree, tagged_env
+
 __all__ = ["BrokerProcess", "BrokerStartError", "free_port", "listening_addresses"]
 
 _ENV_SCRUB = (
@@ -112,21 +114,8 @@ def port_is_listening(port: int) -> bool:
     return False
 
 
-def _stop(proc: subprocess.Popen[bytes], grace_s: float) -> None:
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.terminate()
-        try:
-            proc.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=grace_s)
-
-
-def _finalize(proc: subprocess.Popen[bytes], workdir: str, grace_s: float) -> None:
-    _stop(proc, grace_s)
+def _finalize(proc: subprocess.Popen[bytes], workdir: str, grace_s: float, token: str) -> None:
+    stop_tree(proc, token, grace_s)
     shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -141,7 +130,8 @@ class BrokerProcess:
         self.workdir = workdir or tempfile.mkdtemp(prefix=f"kc-{name}-")
         self._out_path = Path(self.workdir) / "stdout.log"
         self._err_path = Path(self.workdir) / "stderr.log"
-        env = {k: v for k, v in os.environ.items() if k not in _ENV_SCRUB and not k.startswith("OTEL_")}
+        env, self._token = tagged_env(
+            {k: v for k, v in os.environ.items() if k not in _ENV_SCRUB and not k.startswith("OTEL_")})
         env.update(extra_env or {})
         with open(self._out_path, "wb") as out, open(self._err_path, "wb") as err:
             try:
@@ -152,7 +142,7 @@ class BrokerProcess:
             except OSError as exc:
                 shutil.rmtree(self.workdir, ignore_errors=True)
                 raise BrokerStartError(f"cannot run {name} ({self.argv[0]}): {exc}") from exc
-        self._finalizer = weakref.finalize(self, _finalize, self.proc, self.workdir, grace_s)
+        self._finalizer = weakref.finalize(self, _finalize, self.proc, self.workdir, grace_s, self._token)
 
     @property
     def pid(self) -> int:

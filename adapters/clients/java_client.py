@@ -46,6 +46,7 @@ from kafka_conformance.adapters.clients.protocol import (
 from kafka_conformance.adapters.jvm.jars import JarError, fetch_jars
 from kafka_conformance.adapters.jvm.session import jdk_tool, unavailable_reason
 from kafka_conformance.adapters.jvm.shim import ShimError, shim_classes
+from kafka_conformance.adapters.reaper import stop_tree, tagged_env
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
@@ -156,15 +157,17 @@ class _RunnerProcess:
         self._flushed = threading.Event()
         self._closed = threading.Event()
         self._proc: subprocess.Popen[str] | None = None
+        self._owner: str | None = None
         self._threads: list[threading.Thread] = []
 
     # ------------------------------------------------------------ lifecycle
 
     def open(self, props: dict[str, str]) -> None:
         try:
+            env, self._owner = tagged_env()
             self._proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1,
+                text=True, encoding="utf-8", bufsize=1, env=env, start_new_session=True,
             )
         except OSError as exc:
             raise ClientRunError(f"{NAME} could not start {self.command[0]!r}: {exc}") from exc
@@ -202,6 +205,7 @@ class _RunnerProcess:
                         proc.kill()
                         proc.wait(5)
         finally:
+            stop_tree(proc, self._owner)
             for thread in self._threads:
                 thread.join(5)
             for stream in (proc.stdin, proc.stdout, proc.stderr):

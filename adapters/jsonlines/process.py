@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from kafka_conformance.adapters.protocol import AdapterError
+from kafka_conformance.adapters.reaper import OWNER_VAR, stop_tagged, tagged_env
 
 __all__ = ["ImplementationProcess", "StderrTail"]
 
@@ -90,8 +91,9 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
         pass
 
 
-def _stop(proc: subprocess.Popen[bytes], grace: float) -> None:
-    """EOF on stdin, then terminate, then kill; always reaps.  Holds no adapter object."""
+def _stop(proc: subprocess.Popen[bytes], grace: float, token: str) -> None:
+    """EOF on stdin, then terminate, then kill; always reaps; then every process that
+    carries the owner tag (helpers started with setsid, daemons).  Holds no adapter object."""
     if proc.stdin is not None and not proc.stdin.closed:
         with contextlib.suppress(OSError):  # a full pipe to a dead reader
             proc.stdin.close()
@@ -105,6 +107,7 @@ def _stop(proc: subprocess.Popen[bytes], grace: float) -> None:
             continue
     else:
         proc.wait()
+    stop_tagged(OWNER_VAR, token, grace)
     if proc.stdout is not None and not proc.stdout.closed:
         proc.stdout.close()
 
@@ -129,6 +132,7 @@ class ImplementationProcess:
         self.timeout = timeout
         self.grace = grace
         self.max_line = max_line
+        tagged, self._token = tagged_env(env)
         try:
             self._proc = subprocess.Popen(
                 list(self.argv),
@@ -137,14 +141,14 @@ class ImplementationProcess:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=cwd,
-                env=None if env is None else dict(env),
+                env=tagged,
                 start_new_session=True,
             )
         except OSError as exc:
             raise AdapterError("cannot-start", f"cannot start {self.command}: {exc}") from exc
         proc = self._proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        self._finalizer = weakref.finalize(self, _stop, proc, grace)
+        self._finalizer = weakref.finalize(self, _stop, proc, grace, self._token)
         self.stderr = StderrTail(proc.stderr, stderr_limit)
         self._stdin_fd, self._stdout_fd = proc.stdin.fileno(), proc.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)

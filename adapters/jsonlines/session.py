@@ -32,6 +32,7 @@ from kafka_conformance.adapters.jsonlines.wire import (
     decode_error,
 )
 from kafka_conformance.adapters.protocol import AdapterError, Capabilities
+from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, check_timeout
 from kafka_conformance.reference.errors import AuthorizerError, ConfigError, KafkaException
 
 __all__ = [
@@ -42,9 +43,11 @@ __all__ = [
     "split_command",
 ]
 
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = DEFAULT_TIMEOUT_S
 TIMEOUT_ENV = "KAFKA_CONFORMANCE_CMD_TIMEOUT"
-"""Environment variable overriding the per-request timeout (seconds) of ``cmd:`` targets."""
+"""The environment variable that used to set the timeout of ``cmd:`` targets: replaced by
+``--timeout`` (CLI), ``kafka_conformance_timeout`` (pytest ini) and ``timeout=`` (``check_*``).
+A run where it is still set stops with an error saying so, rather than ignoring it."""
 
 _JAVA_EXCEPTIONS = {
     "not-ready": "org.apache.kafka.common.errors.AuthorizerNotReadyException",
@@ -68,16 +71,13 @@ def split_command(command: str | Sequence[str]) -> tuple[str, ...]:
 
 
 def default_timeout() -> float:
-    raw = os.environ.get(TIMEOUT_ENV)
-    if raw is None or not raw.strip():
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise AdapterError("invalid-setting", f"{TIMEOUT_ENV}={raw!r}: expected a positive number of seconds")
-    return value
+    """The per-request timeout when none is given: :data:`DEFAULT_TIMEOUT` seconds.  The old
+    environment variable is refused loudly: a setting the kit ignored would pass silently."""
+    if os.environ.get(TIMEOUT_ENV, "").strip():
+        raise AdapterError("invalid-setting", f"{TIMEOUT_ENV} is no longer read; give the timeout with "
+                                              "--timeout SECONDS (pytest: kafka_conformance_timeout, "
+                                              "check_authorizer: timeout=) and unset the variable")
+    return DEFAULT_TIMEOUT
 
 
 class ImplementationSession:
@@ -93,9 +93,10 @@ class ImplementationSession:
         grace: float = 2.0,
     ) -> None:
         self.argv = split_command(command)
-        self.timeout = default_timeout() if timeout is None else float(timeout)
-        if not self.timeout > 0:
-            raise AdapterError("invalid-setting", f"timeout must be positive, got {timeout!r}")
+        try:
+            self.timeout = default_timeout() if timeout is None else check_timeout(timeout)
+        except ValueError as exc:
+            raise AdapterError("invalid-setting", str(exc)) from None
         self.cwd, self.env, self.grace = cwd, env, grace
         self.implementation = ""
         """The ``implementation`` name from the handshake, for reports."""

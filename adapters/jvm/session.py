@@ -22,6 +22,7 @@ import os
 import shutil
 import tempfile
 import threading
+import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +31,7 @@ from typing import Any
 from kafka_conformance.adapters.jvm.jars import FETCH_HINT, JarError, KafkaJars, fetch_jars, find_jars
 from kafka_conformance.adapters.jvm.shim import SHIM_CLASS, ShimError, expand_classpath, shim_classes
 from kafka_conformance.adapters.protocol import AdapterError
+from kafka_conformance.adapters.reaper import OWNER_VAR, stop_tagged
 
 __all__ = [
     "JvmSession",
@@ -100,6 +102,7 @@ class JvmSession:
         self._lock = threading.Lock()
         self._gateway: Any = None
         self._proc: Any = None
+        self._owner = ""
         self._zookeeper: Any = None
         self._zookeeper_dir: str | None = None
         self._chroots = 0
@@ -112,11 +115,22 @@ class JvmSession:
             launch_gateway,
         )
 
-        port, token, proc = launch_gateway(
-            classpath=os.pathsep.join(str(p) for p in self.classpath),
-            die_on_exit=True, enable_auth=True, return_proc=True,
-            redirect_stderr=self.stderr, java_path=jdk_tool("java") or "java",
-        )
+        # py4j starts the JVM with this process's environment: the owner tag goes in for the
+        # moment of the start, so that close() finds the JVM and anything it started.
+        self._owner = uuid.uuid4().hex
+        saved = os.environ.get(OWNER_VAR)
+        os.environ[OWNER_VAR] = self._owner
+        try:
+            port, token, proc = launch_gateway(
+                classpath=os.pathsep.join(str(p) for p in self.classpath),
+                die_on_exit=True, enable_auth=True, return_proc=True,
+                redirect_stderr=self.stderr, java_path=jdk_tool("java") or "java",
+            )
+        finally:
+            if saved is None:
+                os.environ.pop(OWNER_VAR, None)
+            else:
+                os.environ[OWNER_VAR] = saved
         self._proc = proc
         self.port: int = port
         self._gateway = JavaGateway(
@@ -203,6 +217,7 @@ class JvmSession:
             except Exception:
                 proc.kill()
                 proc.wait(timeout=10)
+            stop_tagged(OWNER_VAR, self._owner)
 
     def __enter__(self) -> JvmSession:
         return self

@@ -96,6 +96,10 @@ def check_authorizer(
         if stop_at_first_failure and any(r.status in (Status.FAILED, Status.ERROR) for r in results):
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason="not run: stopped at the first failure"))
             continue
+        if ctx.stopped is not None:
+            results.append(PropertyResult(prop.name, Status.SKIPPED,
+                                          reason=f"not run: the target stopped answering in {ctx.stopped.split(':')[0]}"))
+            continue
         if on_result is not None:
             on_result(prop.name, "running", len(results), len(selected))
         reason = prop.needs(caps)
@@ -110,7 +114,8 @@ def check_authorizer(
         results.append(result)
         if on_result is not None:
             on_result(prop.name, result.status.value, len(results), len(selected))
-    results = _complete_domain(ctx, results, mode, seed, resolved, failures_dir)
+    if ctx.stopped is None:
+        results = _complete_domain(ctx, results, mode, seed, resolved, failures_dir)
     return Report(
         target=resolved.spec,
         profile=str(caps.profile()),
@@ -162,6 +167,8 @@ def _complete_domain(ctx: CheckContext, results: list[PropertyResult], mode: str
     missing = [name for name in _domain_missing(ctx.classes, ctx.caps, mode, results)
                if (owner := by_name.get(owner_of(name))) is not None and owner.status is Status.PASSED]
     for name, scenario in find_reaching(missing, ctx.caps, mode, seed).items():
+        if ctx.stopped is not None:
+            break
         owner = by_name[owner_of(name)]
         if owner.status is not Status.PASSED or ctx.classes[name]:
             continue  # already failed, or an earlier scenario of the search reached it too
@@ -193,6 +200,17 @@ def _domain_missing(reached: Counter[str], caps: Capabilities, mode: str,
     return tuple(c.name for c in needed if reached.get(c.name, 0) == 0)
 
 
+class _Stop(BaseException):
+    """Ends a Hypothesis run at the first failure, before Hypothesis replays it.
+
+    Not an Exception, so Hypothesis lets it through: the kit checks the failure
+    itself (:func:`_settle`), and a target that answers differently when asked again
+    is reported as that, never as Hypothesis's flaky-replay dump."""
+
+    def __init__(self, found: CaseFailed | TargetCrashed) -> None:
+        self.found = found
+
+
 def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, seed: int | None,
                   mode: str) -> PropertyResult:
     examples = 0
@@ -210,20 +228,47 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
         ctx.classes.update(c for c in classes_of(scenario, profile) if owner_of(c) == prop.name)
         try:
             prop.check(ctx, scenario)
-        except (CaseFailed, TargetCrashed):
+        except (CaseFailed, TargetCrashed) as exc:
             last_failing[:] = [scenario]
-            raise
+            raise _Stop(exc) from None
 
     if seed is not None:
         test = hypothesis.seed(seed)(test)
     try:
         test()
-    except (CaseFailed, TargetCrashed) as exc:
-        return _failed(prop, ctx, _minimal(prop, ctx, last_failing[0], exc), examples)
-    except (FlakyFailure, FlakyReplay) as exc:
+    except _Stop as stop:
+        return _settle(prop, ctx, last_failing[0], stop.found, examples)
+    except (FlakyFailure, FlakyReplay) as exc:  # pragma: no cover - _Stop ends a run before any replay
         return PropertyResult(prop.name, Status.ERROR, examples,
-                              reason=f"the target answered the same case differently on replay: {exc}")
+                              reason=f"the target answered the same case differently on replay: {str(exc)[:300]}")
     return PropertyResult(prop.name, Status.PASSED, examples)
+
+
+MAX_FAULTS_WHILE_MINIMIZING = 50
+"""Adapter failures the minimizer may provoke before it stops and keeps what it has: each
+one can cost a process restart."""
+
+
+def _settle(prop: Property, ctx: CheckContext, scenario: Scenario, found: CaseFailed | TargetCrashed,
+            examples: int) -> PropertyResult:
+    """What a failure found by Hypothesis is: a target that stopped answering ends the run
+    at once; one that fails the same way when asked again is minimized; one that does not
+    is reported as nondeterministic (and, for an adapter fault, ends the run)."""
+    if isinstance(found, TargetCrashed) and found.stopped_answering:
+        ctx.stopped = f"{prop.name}: {found.what}"
+        return _failed(prop, ctx, (scenario, found), examples)
+    again = _outcome(prop, CheckContext(ctx.make_target, ctx.caps), scenario)
+    if isinstance(again, TargetCrashed) and again.stopped_answering:
+        ctx.stopped = f"{prop.name}: {again.what}"
+        return _failed(prop, ctx, (scenario, again), examples)
+    if again is None or _anomaly(again) != _anomaly(found):
+        then = "answered correctly" if again is None else f"failed differently ({_anomaly(again)})"
+        failed = _failed(prop, ctx, (scenario, found), examples)
+        if isinstance(found, TargetCrashed):
+            ctx.stopped = f"{prop.name}: the adapter failed intermittently"
+        return attrs.evolve(failed, reason=f"nondeterministic target: the case failed once ({_anomaly(found)}), and when "
+                                   f"asked again the target {then}")
+    return _failed(prop, ctx, _minimal(prop, ctx, scenario, found), examples)
 
 
 def _anomaly(exc: CaseFailed | TargetCrashed) -> str:
@@ -242,17 +287,27 @@ def _minimal(prop: Property, ctx: CheckContext, scenario: Scenario,
              found: CaseFailed | TargetCrashed) -> tuple[Scenario, CaseFailed | TargetCrashed]:
     """Hypothesis's shrunk case made 1-minimal (see :mod:`.minimize`), with the failure
     it shows.  The checks run on a context of their own, so coverage counts only the
-    search itself."""
+    search itself.  Adapter faults are bounded: after :data:`MAX_FAULTS_WHILE_MINIMIZING`
+    of them, or one timeout, no candidate is tried any more."""
     quiet = CheckContext(ctx.make_target, ctx.caps)
     anomaly = _anomaly(found)
+    faults = 0
 
     def still_fails(candidate: Scenario) -> bool:
+        nonlocal faults
+        if ctx.stopped is not None or faults >= MAX_FAULTS_WHILE_MINIMIZING:
+            return False
         exc = _outcome(prop, quiet, candidate)
+        if isinstance(exc, TargetCrashed):
+            faults += 1
+            if exc.stopped_answering:
+                ctx.stopped = f"{prop.name} (while minimizing): {exc.what}"
+                return False
         return exc is not None and _anomaly(exc) == anomaly
 
     smaller = one_minimal(scenario, still_fails)
-    final = _outcome(prop, quiet, smaller) if smaller is not scenario else None
-    if final is None:  # unchanged, or the target stopped failing it: keep what Hypothesis found
+    final = _outcome(prop, quiet, smaller) if smaller is not scenario and ctx.stopped is None else None
+    if final is None or _anomaly(final) != anomaly:  # unchanged, or the target stopped failing it
         return scenario, found
     return smaller, final
 

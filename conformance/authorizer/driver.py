@@ -4,7 +4,7 @@ or an adapter error.  Nothing a target does is allowed to pass silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 import attrs
@@ -38,11 +38,19 @@ class CaseFailed(AssertionError):
 
 
 class TargetCrashed(AssertionError):
-    """Raised when the target could not answer; Hypothesis shrinks these too."""
+    """Raised when the target could not answer.  ``kind`` is the adapter's error kind
+    (``timeout``, ``crash``, ``malformed``, ...) or ``raised`` for an exception out of an
+    in-process target, ``wrong-answer`` for an answer of the wrong shape."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, kind: str = "wrong-answer") -> None:
         self.what = what
+        self.kind = kind
         super().__init__(what)
+
+    @property
+    def stopped_answering(self) -> bool:
+        """A target that timed out: its state is unknown and every later call would wait again."""
+        return self.kind == "timeout"
 
 
 def guarded(what: str, fn: Callable[[], T]) -> T:
@@ -52,9 +60,9 @@ def guarded(what: str, fn: Callable[[], T]) -> T:
     except (KafkaException, CaseFailed, TargetCrashed):
         raise
     except AdapterError as exc:
-        raise TargetCrashed(f"{what}: {exc.kind}: {exc}") from exc
+        raise TargetCrashed(f"{what}: {exc.kind}: {exc}", exc.kind) from exc
     except Exception as exc:
-        raise TargetCrashed(f"{what} raised {type(exc).__name__}: {exc}") from exc
+        raise TargetCrashed(f"{what} raised {type(exc).__name__}: {str(exc)[:500]}", "raised") from exc
 
 
 def authorize(
@@ -62,9 +70,13 @@ def authorize(
 ) -> list[Outcome]:
     """One batch; a Kafka-style error answers every action of the batch."""
     try:
-        answers = guarded("authorize()", lambda: list(target.authorize(context, list(actions))))
+        raw = guarded("authorize()", lambda: target.authorize(context, list(actions)))
     except KafkaException as exc:
         return [Outcome(AuthorizationResult.ERROR, exc.kind)] * len(actions)
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
+        raise TargetCrashed(f"authorize() returned {str(raw)[:200]} ({type(raw).__name__}), expected a list of "
+                            f"{len(actions)} AuthorizationResult")
+    answers = list(raw)
     if len(answers) != len(actions):
         raise TargetCrashed(
             f"authorize() returned {len(answers)} results for {len(actions)} actions"

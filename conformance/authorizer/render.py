@@ -64,10 +64,10 @@ def to_text(report: Report) -> str:
         if r.status is Status.SKIPPED:
             extra = f" ({r.reason})"
         out.append(f"  {r.status.value.upper():7} {r.name}{extra}")
+        if r.reason and r.status is not Status.SKIPPED:
+            out.append(f"      {r.reason}")
         if r.counterexample is not None:
             out += ["      " + line for line in _counterexample_lines(r.counterexample, r.saved_to)]
-        elif r.reason and r.status is Status.ERROR:
-            out.append(f"      {r.reason}")
     if report.out_of_scope:
         out.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))
     if report.not_exercised:

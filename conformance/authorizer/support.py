@@ -58,6 +58,9 @@ class CheckContext:
     coverage: Counter[str] = attrs.field(factory=Counter)
     classes: Counter[str] = attrs.field(factory=Counter)
     """How many examples reached each input class of :mod:`~kafka_conformance.authorizer.domain.classes`."""
+    stopped: str | None = None
+    """Set when the target stopped answering (a timeout) or failed intermittently: where and how.
+    Nothing more is asked of it; the rest of the run is skipped."""
 
     def reference(self, scenario: Scenario) -> ReferenceAuthorizer | None:
         """A configured reference, or None when the configuration itself is invalid."""

@@ -40,9 +40,10 @@ from kafka_conformance.adapters.protocol import (
     validate_adapter,
 )
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, TimedAdapter, call_within, check_timeout
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
-from kafka_conformance.reference.releases import DEFAULT_VERSION, KafkaVersion
+from kafka_conformance.reference.releases import DEFAULT_VERSION, known_release
 
 __all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "resolve_target"]
 
@@ -93,39 +94,64 @@ def builtin_targets() -> list[tuple[str, str, bool]]:
 
 
 def resolve_target(
-    spec: str, *, kafka_version: str | None = None, flavour: str | None = None
+    spec: str, *, kafka_version: str | None = None, flavour: str | None = None,
+    timeout: float | None = None,
 ) -> Target:
     """Turn a spec string into a :class:`Target`, or raise TargetError naming the problem.
 
     ``kafka_version`` and ``flavour`` override what the target declares: the user
-    chooses which Kafka semantics to hold it to.
+    chooses which Kafka semantics to hold it to.  A spec that names a release or a
+    flavour itself (``reference:3.9.0:acl``, ``kafka:3.6.2``) must not be contradicted
+    by them.  ``timeout`` bounds every call into the target, in seconds (default
+    :data:`~kafka_conformance.adapters.timed.DEFAULT_TIMEOUT_S`).
     """
     spec = spec.strip()
     if not spec:
         raise TargetError("empty target spec; try --target reference")
+    try:
+        seconds = DEFAULT_TIMEOUT_S if timeout is None else check_timeout(timeout, "the timeout")
+    except ValueError as exc:
+        raise TargetError(str(exc)) from None
     kind, _, rest = spec.partition(":")
     try:
+        if kafka_version is not None:
+            known_release(kafka_version)
+        _no_contradiction(spec, kind, rest, kafka_version, flavour)
         if kind in ("reference", "reference-indexed"):
             target = _reference(spec, rest, kafka_version, flavour, indexed=kind == "reference-indexed")
         elif kind == "python":
-            target = _python(spec, rest)
+            target = _python(spec, rest, seconds)
         elif kind == "cmd":
-            target = _cmd(spec, rest)
+            target = _cmd(spec, rest, seconds)
         elif kind == "jvm" or spec in _JVM_BUILTINS:
-            target = _jvm(spec, rest)
+            target = _jvm(spec, rest, seconds)
         elif kind == "kafka":
             target = _kafka(spec, rest)
         else:
-            target = _entry_point(spec)
+            target = _entry_point(spec, seconds)
         return _override(target, kafka_version, flavour)
     except AclValueError as exc:
         raise TargetError(f"target {spec!r}: {exc}") from exc
 
 
+def _no_contradiction(spec: str, kind: str, rest: str, kafka_version: str | None, flavour: str | None) -> None:
+    """A release or flavour in the spec and another in the options: which one the user meant
+    cannot be guessed, so neither is."""
+    if kind not in ("reference", "reference-indexed", "kafka") or not rest:
+        return
+    parts = [p for p in rest.split(":") if p]
+    if kafka_version is not None and parts and known_release(parts[0]) != known_release(kafka_version):
+        raise TargetError(f"target {spec!r} names release {parts[0]} but --kafka-version is {kafka_version}; "
+                          "give the release once")
+    if flavour is not None and len(parts) > 1 and Flavour.parse(parts[1]) is not Flavour.parse(flavour):
+        raise TargetError(f"target {spec!r} names flavour {parts[1]} but --flavour is {flavour}; "
+                          "give the flavour once")
+
+
 def _override(target: Target, kafka_version: str | None, flavour: str | None) -> Target:
     caps = target.capabilities
     if kafka_version is not None:
-        caps = attrs.evolve(caps, version=KafkaVersion.parse(kafka_version))
+        caps = attrs.evolve(caps, version=known_release(kafka_version))
     if flavour is not None:
         caps = attrs.evolve(caps, flavour=Flavour.parse(flavour))
     caps.profile()  # validate the combination now, with a clear error
@@ -138,6 +164,7 @@ def _reference(spec: str, rest: str, kafka_version: str | None, flavour: str | N
         raise TargetError(f"target {spec!r}: expected reference[:VERSION[:FLAVOUR]]")
     version = kafka_version or (parts[0] if parts else str(DEFAULT_VERSION))
     chosen = flavour or (parts[1] if len(parts) > 1 else "standard")
+    known_release(version)
     profile = profile_for(version, chosen)
     return Target(spec, lambda: ReferenceTarget(profile, indexed=indexed), ReferenceTarget(profile).capabilities())
 
@@ -151,8 +178,16 @@ def _load_factory(spec: str, path: str) -> Callable[[], object]:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise TargetError(f"target {spec!r}: cannot import {module_name!r}: {exc}") from exc
+    except ModuleNotFoundError as exc:
+        hint = ("; run from the directory that holds it, or add that directory to PYTHONPATH"
+                if exc.name == module_name.split(".")[0] else "")
+        raise TargetError(f"target {spec!r}: cannot import {module_name!r}: {exc}{hint}") from None
+    except SyntaxError as exc:
+        raise TargetError(f"target {spec!r}: {exc.filename}:{exc.lineno}: syntax error in the target's code: "
+                          f"{exc.msg}") from None
+    except Exception as exc:  # noqa: BLE001 - the user's module failed at import: their code, not ours
+        raise TargetError(f"target {spec!r}: importing {module_name!r} raised {type(exc).__name__}: "
+                          f"{str(exc)[:300]}") from None
     obj: object = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -163,28 +198,34 @@ def _load_factory(spec: str, path: str) -> Callable[[], object]:
     return obj
 
 
-def _from_factory(spec: str, factory: Callable[[], object]) -> Target:
+def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> Target:
+    """Check the adapter the factory makes, and bound every call into the adapters it will make."""
+    def timed() -> AuthorizerUnderTest:
+        made = call_within(factory, timeout, f"target {spec!r}: the factory")
+        return made if isinstance(made, ReferenceTarget) else TimedAdapter(made, timeout)  # type: ignore[return-value]
+
     try:
-        sample = factory()
-    except Exception as exc:
-        raise TargetError(f"target {spec!r}: the factory raised {type(exc).__name__}: {exc}") from exc
-    try:
+        sample = call_within(factory, timeout, "the factory")
         validate_adapter(sample, where=f"target {spec!r} ({type(sample).__name__})")
+        adapter = TimedAdapter(sample, timeout)
+        caps = adapter.capabilities()
+        if not isinstance(caps, Capabilities):
+            raise TargetError(f"target {spec!r}: capabilities() must return a Capabilities, got {str(caps)[:200]}")
+        adapter.close()
     except AdapterError as exc:
-        raise TargetError(str(exc)) from exc
-    adapter: AuthorizerUnderTest = sample  # type: ignore[assignment]
-    caps = adapter.capabilities()
-    if not isinstance(caps, Capabilities):
-        raise TargetError(f"target {spec!r}: capabilities() must return a Capabilities, got {caps!r}")
-    adapter.close()
-    return Target(spec, factory, caps)  # type: ignore[arg-type]
+        raise TargetError(f"target {spec!r}: {exc}" if spec not in str(exc) else str(exc)) from None
+    except TargetError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's factory or capabilities() failed: their code
+        raise TargetError(f"target {spec!r}: setting up the target raised {type(exc).__name__}: {str(exc)[:300]}") from None
+    return Target(spec, timed, caps)
 
 
-def _python(spec: str, rest: str) -> Target:
-    return _from_factory(spec, _load_factory(spec, rest))
+def _python(spec: str, rest: str, timeout: float) -> Target:
+    return _from_factory(spec, _load_factory(spec, rest), timeout)
 
 
-def _cmd(spec: str, command: str) -> Target:
+def _cmd(spec: str, command: str, timeout: float) -> Target:
     """``cmd:<command line>``: an implementation in any language speaking the JSON-lines
     protocol of ``docs/subprocess-protocol.md``.  One process serves every case (each
     adapter starts with ``reset``); it is stopped at interpreter exit, or earlier by
@@ -192,7 +233,7 @@ def _cmd(spec: str, command: str) -> Target:
     from kafka_conformance.adapters.jsonlines.adapter import command_target
 
     try:
-        factory, caps = command_target(command)
+        factory, caps = command_target(command, timeout=timeout)
     except AdapterError as exc:
         raise TargetError(f"target {spec!r}: {exc}") from exc
     return Target(spec, factory, caps)
@@ -201,7 +242,7 @@ def _cmd(spec: str, command: str) -> Target:
 _JVM_BUILTINS = {"kafka-default-by-type": "Kafka 4.3.0's real authorizeByResourceType default (JVM)"}
 
 
-def _jvm(spec: str, rest: str) -> Target:
+def _jvm(spec: str, rest: str, timeout: float) -> Target:
     """``jvm:CLASS`` or a JVM built-in: one JVM serves every case (a fresh Java object
     each); it is stopped at interpreter exit."""
     from kafka_conformance.adapters.jvm import adapter as jvm_adapter
@@ -210,7 +251,7 @@ def _jvm(spec: str, rest: str) -> Target:
         factory = jvm_adapter.builtin_factory(spec) if spec in _JVM_BUILTINS else jvm_adapter.jvm_factory(rest)
     except ValueError as exc:
         raise TargetError(f"target {spec!r}: {exc}") from exc
-    return _from_factory(spec, factory)
+    return _from_factory(spec, factory, timeout)
 
 
 def _kafka(spec: str, rest: str) -> Target:
@@ -226,9 +267,9 @@ def _kafka(spec: str, rest: str) -> Target:
     return Target(spec, factory, caps)
 
 
-def _entry_point(spec: str) -> Target:
+def _entry_point(spec: str, timeout: float) -> Target:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == spec:
-            return _from_factory(spec, ep.load())
+            return _from_factory(spec, ep.load(), timeout)
     names = ", ".join(n for n, _, _ in builtin_targets())
     raise TargetError(f"unknown target {spec!r}; known: {names}, python:MODULE:FACTORY")

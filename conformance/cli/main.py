@@ -2,7 +2,10 @@
 
 Exit codes: 0 the target conforms; 1 a divergence was found (or the target
 could not answer); 2 usage or configuration error (bad arguments, unusable
-target, unreadable file).
+target, unreadable file); 3 a bug in the kit (the only case with a
+traceback); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).  Every
+process a command starts is stopped before it returns, whichever way it ends
+(:mod:`kafka_conformance.adapters.reaper`).
 """
 
 from __future__ import annotations
@@ -15,18 +18,17 @@ from pathlib import Path
 
 from kafka_conformance import __version__
 
+from kafka_conformance.cli.errors import UsageError, guarded
+
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad input from the user; printed and turned into exit code 2."""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kafka-conformance",
         description="Check Kafka ACL authorizers, idempotent producers and brokers against Apache Kafka's semantics.",
-        epilog="Exit codes: 0 conforms, 1 divergence found, 2 usage or configuration error.",
+        epilog="Exit codes: 0 conforms, 1 divergence found, 2 usage or configuration error, "
+               "3 a bug in kafka-conformance, 130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,15 +136,16 @@ def _positive(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from kafka_conformance.adapters.reaper import run_scope
+
     args = _parser().parse_args(argv)
-    try:
-        return _dispatch(args)
-    except UsageError as exc:
-        print(f"kafka-conformance: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        if "kafka_conformance.authorizer.targets" in sys.modules:
-            sys.modules["kafka_conformance.authorizer.targets"].close_targets()
+    with run_scope():
+        return guarded(lambda: _dispatch(args), cleanup=_close_targets)
+
+
+def _close_targets() -> None:
+    if "kafka_conformance.authorizer.targets" in sys.modules:
+        sys.modules["kafka_conformance.authorizer.targets"].close_targets()
 
 
 def _dispatch(args: argparse.Namespace) -> int:

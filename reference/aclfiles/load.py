@@ -23,6 +23,7 @@ from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.aclfiles.document import Parsed, acl_document, parse_json, parse_yaml
 from kafka_conformance.reference.aclfiles.syntax import yaml_text
 from kafka_conformance.reference.aclfiles.text import format_kafka_acls_list, parse_kafka_acls_list
+from kafka_conformance.reference.bounded import BoundsError, read_bytes
 from kafka_conformance.reference.errors import AclFileError, AclValueError
 
 __all__ = [
@@ -214,9 +215,11 @@ def _read(path: Path, source: str) -> str:
     line break; kafka-acls text is split on ``\\n`` only.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, source)
     except OSError as exc:
         raise AclFileError(source, None, f"cannot read the file: {exc.strerror or exc}") from None
+    except BoundsError as exc:
+        raise AclFileError(source, None, exc.reason) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

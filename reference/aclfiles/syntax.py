@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from kafka_conformance.reference.bounded import BoundsError, compose_yaml, json_loads
 from kafka_conformance.reference.errors import AclFileError
 
 __all__ = ["DocPath", "Locate", "label", "load_json", "load_yaml", "where", "yaml_text"]
@@ -31,11 +32,13 @@ Locate = Callable[[DocPath], int | None]
 def load_json(text: str, source: str) -> tuple[object, Locate]:
     """Decode JSON; syntax errors and repeated keys raise :class:`AclFileError` with a line."""
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_pairs)
+        data = json_loads(text, source, object_pairs_hook=_no_duplicate_pairs)
     except json.JSONDecodeError as exc:
         raise AclFileError(
             source, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})"
         ) from None
+    except BoundsError as exc:
+        raise AclFileError(source, None, exc.reason) from None
     except _DuplicateKey:
         path, offset = _json_offsets(text)[1][0]
         line = text.count("\n", 0, offset) + 1
@@ -53,13 +56,15 @@ def load_json(text: str, source: str) -> tuple[object, Locate]:
 
 def load_yaml(text: str, source: str) -> tuple[object, Locate]:
     """Load one YAML document with ``SafeLoader``; errors carry YAML's line marks."""
-    loader = yaml.SafeLoader(text)
     lines: dict[DocPath, int] = {}
+    loader: yaml.SafeLoader | None = None
     try:
-        node = loader.get_single_node()
+        loader, node = compose_yaml(text, source)
         if node is not None:
             _yaml_lines(node, (), lines, source, frozenset())
         data = None if node is None else loader.construct_document(node)
+    except BoundsError as exc:
+        raise AclFileError(source, None, exc.reason) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         reason = "; ".join(part for part in (exc.context, exc.problem) if part)
@@ -70,7 +75,8 @@ def load_yaml(text: str, source: str) -> tuple[object, Locate]:
     except yaml.YAMLError as exc:
         raise AclFileError(source, None, f"invalid YAML: {exc}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return data, lambda path: _nearest(lines, path)
 
 

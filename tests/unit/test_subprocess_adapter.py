@@ -292,12 +292,18 @@ def test_shared_sessions_are_keyed_by_command_line() -> None:
         close_shared_sessions()
 
 
-def test_timeout_setting_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_old_timeout_variable_is_refused_not_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(TIMEOUT_ENV, raising=False)
+    assert default_timeout() == 10.0
     monkeypatch.setenv(TIMEOUT_ENV, "2.5")
-    assert default_timeout() == 2.5
-    monkeypatch.setenv(TIMEOUT_ENV, "soon")
-    with pytest.raises(AdapterError, match=TIMEOUT_ENV):
+    with pytest.raises(AdapterError, match="--timeout"):
         default_timeout()
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("inf"), float("nan"), "soon", 10**9])
+def test_a_timeout_must_be_a_finite_positive_number(bad: object) -> None:
+    with pytest.raises(AdapterError, match="seconds"):
+        ImplementationSession(fake(), timeout=bad)  # type: ignore[arg-type]
 
 
 def test_requests_are_one_line_each_and_json(tmp_path: Path) -> None:

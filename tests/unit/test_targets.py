@@ -41,7 +41,7 @@ def test_third_party_target_from_entry_point(monkeypatch: pytest.MonkeyPatch) ->
     ("spec", "message"),
     [
         ("", "empty target spec"),
-        ("reference:1.0.0", "not modelled"),
+        ("reference:1.0.0", "the oldest modelled is 2.0.0"),
         ("reference:3.1.0:standard", "StandardAuthorizer first shipped in 3.2.0"),
         ("reference:3.9.0:zk", "expected 'standard' or 'acl'"),
         ("python:justamodule", "expected python:package.module:factory"),

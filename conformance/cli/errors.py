@@ -1,0 +1,124 @@
+"""The CLI's one error path: what the user did wrong, said once, the same way everywhere.
+
+Every user-caused failure reaches :func:`guarded` as a :class:`UsageError` (or as
+one of the library's own input errors, listed in :func:`user_errors`) and is
+printed as ``kafka-conformance: error: <where>: <what>; <remedy>`` with exit
+code 2.  Ctrl-C prints ``interrupted`` (130), SIGTERM ``terminated`` (143),
+after the ``finally`` blocks of the run stopped what it started.  Anything
+else is a bug in the kit: the only output that shows a traceback, and it says
+so, with exit code 3 so that no script mistakes it for a verdict.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+
+__all__ = [
+    "EXIT_BUG",
+    "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
+    "EXIT_USAGE",
+    "Terminated",
+    "UsageError",
+    "abbreviate",
+    "guarded",
+    "user_errors",
+]
+
+EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 3, 130, 143
+
+ISSUES_HINT = "please report it with the command line and this output to the kafka-conformance issue tracker"
+
+
+class UsageError(Exception):
+    """Bad input from the user: exit code 2, never a traceback.
+
+    ``where`` is the option, file (with line) or target the problem is in;
+    ``remedy`` what to do about it, when the kit knows."""
+
+    def __init__(self, what: str, *, where: str | None = None, remedy: str | None = None) -> None:
+        self.what, self.where, self.remedy = what, where, remedy
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        text = f"{self.where}: {self.what}" if self.where else self.what
+        return f"{text}; {self.remedy}" if self.remedy else text
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that every ``finally`` of the run stops its processes."""
+
+
+def abbreviate(text: str, limit: int = 300) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out: a message must never
+    echo a 50 MB input back."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 40]}... ({len(text) - limit + 40} more characters)"
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """The library's exceptions that stand for bad user input (a target spec, a file, a setting).
+
+    Imported here, not at module level, so that ``--help`` stays fast."""
+    from kafka_conformance.adapters.clients.protocol import ClientConfigError
+    from kafka_conformance.authorizer.targets import TargetError
+    from kafka_conformance.broker.cases import CaseError
+    from kafka_conformance.broker.targets import BrokerTargetError
+    from kafka_conformance.producer.clients import ClientSpecError
+    from kafka_conformance.producer.engines import BrokerSpecError
+    from kafka_conformance.reference.bounded import BoundsError
+    from kafka_conformance.reference.errors import AclFileError, AclValueError, ConfigError
+
+    return (UsageError, TargetError, BrokerTargetError, CaseError, ClientSpecError, BrokerSpecError,
+            ClientConfigError, AclFileError, AclValueError, ConfigError, BoundsError)
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While the CLI runs, SIGTERM raises :class:`Terminated` (only the main thread can install it)."""
+    def handler(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave the default
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: None) -> int:
+    """Run one CLI command; map every way it can end to a message and an exit code."""
+    try:
+        with _sigterm_raises():
+            try:
+                return run()
+            finally:
+                cleanup()
+    except KeyboardInterrupt:
+        _say("interrupted; every process the run started was stopped")
+        return EXIT_INTERRUPTED
+    except Terminated:
+        _say("terminated; every process the run started was stopped")
+        return EXIT_TERMINATED
+    except Exception as exc:  # noqa: BLE001 - the one place every error is sorted
+        if isinstance(exc, user_errors()):
+            _say(abbreviate(exc.render() if isinstance(exc, UsageError) else str(exc), 2000))
+            return EXIT_USAGE
+        print("kafka-conformance: internal error: this is a bug in kafka-conformance, not in your "
+              f"implementation or input; {ISSUES_HINT}:", file=sys.stderr)
+        traceback.print_exc(file=sys.stderr)
+        return EXIT_BUG
+
+
+def _say(message: str) -> None:
+    print(f"kafka-conformance: error: {message}" if not message.startswith(("interrupted", "terminated"))
+          else f"kafka-conformance: {message}", file=sys.stderr, flush=True)
