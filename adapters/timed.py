@@ -96,7 +96,7 @@ def _with_thread(fn: Callable[[], T], seconds: float, what: str) -> T:
     def run() -> None:
         try:
             box.append(fn())
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+        except BaseException as exc:
             failure.append(exc)
 
     worker = threading.Thread(target=run, name="kc-timed-call", daemon=True)

@@ -34,8 +34,10 @@ _OPTIONS = (
     ("flavour", "standard (KRaft StandardAuthorizer) or acl (ZooKeeper AclAuthorizer)", None),
     ("mode", "generation mode: mixed (default), well-formed or hostile", "mixed"),
     ("properties", "comma-separated properties to run (default: all)", None),
+    ("timeout", "seconds one call into the target may take before the run ends with an adapter error (default: 10)", None),
 )
 _WARNINGS_KEY = pytest.StashKey[list[str]]()
+_SCOPE_KEY = pytest.StashKey[Any]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -49,6 +51,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "kafka_conformance(property): a kafka-conformance property test")
     config.stash[_WARNINGS_KEY] = []
+    import contextlib
+
+    from kafka_conformance.adapters.reaper import run_scope
+
+    # Every process started during the session carries its tag; what is left at the end is stopped.
+    scope = contextlib.ExitStack()
+    scope.enter_context(run_scope())
+    config.stash[_SCOPE_KEY] = scope
     from hypothesis import HealthCheck, settings
 
     # Registering is not loading: the user chooses with --hypothesis-profile.
@@ -70,8 +80,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     import sys
 
     targets = sys.modules.get("kafka_conformance.authorizer.targets")
-    if targets is not None:
-        targets.close_targets()
+    try:
+        if targets is not None:
+            targets.close_targets()
+    finally:
+        scope = config.stash.get(_SCOPE_KEY, None)
+        if scope is not None:
+            scope.close()
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -106,7 +121,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if spec not in resolved:
             try:
                 resolved[spec] = resolve_target(
-                    spec, kafka_version=_option(config, "kafka-version"), flavour=_option(config, "flavour")
+                    spec, kafka_version=_option(config, "kafka-version"), flavour=_option(config, "flavour"),
+                    timeout=_option(config, "timeout"),  # type: ignore[arg-type]
                 )
             except TargetError as exc:
                 raise pytest.UsageError(str(exc)) from exc
@@ -161,6 +177,7 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
             properties=[prop_name],
             seed=int(seed) if seed is not None else None,
             failures_dir=options.get("failures_dir", "kafka-conformance-failures"),
+            timeout=options.get("timeout") or _option(config, "timeout"),
         )
     except TargetError as exc:
         raise pytest.UsageError(str(exc)) from exc

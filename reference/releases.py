@@ -17,6 +17,7 @@ from kafka_conformance.reference.errors import AclValueError
 __all__ = [
     "APACHE_KAFKA_RELEASES",
     "DEFAULT_VERSION",
+    "IDEMPOTENCE_RELEASES",
     "LATEST_VERSION",
     "OLDEST_VERSION",
     "KafkaVersion",
@@ -99,20 +100,29 @@ StandardAuthorizer (docs/kafka-versions.md).  A release outside this list has no
 the kit can vouch for."""
 
 
-def known_release(text: str | KafkaVersion) -> KafkaVersion:
-    """``text`` as a release of Apache Kafka the reference models; AclValueError names the nearest."""
+IDEMPOTENCE_RELEASES = tuple(KafkaVersion.parse(v) for v in (
+    "0.11.0", "1.0.0", "1.0.1", "1.0.2", "1.1.0", "1.1.1",
+)) + APACHE_KAFKA_RELEASES
+"""The releases the idempotence half models: from 0.11.0 (KIP-98) for the producer and 1.0.0
+for the broker, which is older than the authorization half's range."""
+
+
+def known_release(text: str | KafkaVersion,
+                  releases: tuple[KafkaVersion, ...] = APACHE_KAFKA_RELEASES) -> KafkaVersion:
+    """``text`` as a release of Apache Kafka the reference models (one of ``releases``);
+    AclValueError names the nearest, so a typo never silently gets another release's semantics."""
     version = KafkaVersion.parse(text)
-    if version in APACHE_KAFKA_RELEASES:
+    if version in releases:
         return version
-    same_line = [v for v in APACHE_KAFKA_RELEASES if (v.major, v.minor) == (version.major, version.minor)]
+    same_line = [v for v in releases if (v.major, v.minor) == (version.major, version.minor)]
     if same_line:
         near = ", ".join(map(str, same_line))
-    elif version > APACHE_KAFKA_RELEASES[-1]:
-        near = f"the newest modelled is {APACHE_KAFKA_RELEASES[-1]}"
-    elif version < APACHE_KAFKA_RELEASES[0]:
-        near = f"the oldest modelled is {APACHE_KAFKA_RELEASES[0]}"
+    elif version > releases[-1]:
+        near = f"the newest modelled is {releases[-1]}"
+    elif version < releases[0]:
+        near = f"the oldest modelled is {releases[0]}"
     else:
-        lower = max(v for v in APACHE_KAFKA_RELEASES if v < version)
-        upper = min(v for v in APACHE_KAFKA_RELEASES if v > version)
+        lower = max(v for v in releases if v < version)
+        upper = min(v for v in releases if v > version)
         near = f"{lower} or {upper}"
     raise AclValueError("kafka version", str(version), f"not an Apache Kafka release the kit models (nearest: {near})")

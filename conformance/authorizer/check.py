@@ -34,7 +34,11 @@ from kafka_conformance.authorizer.report import Counterexample, PropertyResult, 
 from kafka_conformance.authorizer.saved import save_counterexample
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
 
-__all__ = ["VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
+__all__ = ["MAX_EXAMPLES", "VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
+
+MAX_EXAMPLES = 100_000
+"""Examples per property a single run accepts: hours of work already; campaigns beyond it
+belong to ``fuzz``, which shards, resumes and accounts for every case."""
 
 VACUITY_BRANCHES = {
     "rule:deny-acl": "a DENY ACL decided",
@@ -59,6 +63,7 @@ def check_authorizer(
     failures_dir: str | Path | None = None,
     on_result: Callable[[str, str, int, int], None] | None = None,
     stop_at_first_failure: bool = False,
+    timeout: float | str | None = None,
 ) -> Report:
     """Run the authorizer suite against ``target`` and return a :class:`Report`.
 
@@ -66,13 +71,18 @@ def check_authorizer(
     respected); ``max_examples`` and ``seed`` override it for this run.
     ``on_result(property, status, done, total)`` is called as each property ends
     (the CLI's progress line).  ``stop_at_first_failure`` skips the properties
-    after the first that fails (the selftest's time-to-catch).  Raises
-    TargetError for an unusable target (the CLI's exit code 2).
+    after the first that fails (the selftest's time-to-catch).  ``timeout`` bounds
+    every call into the target, in seconds (default 10); a target that does not
+    answer in time ends the run with an adapter error.  Raises TargetError for an
+    unusable target or setting (the CLI's exit code 2).
     """
     if mode not in MODES:
         raise TargetError(f"unknown generation mode {mode!r}; expected one of {', '.join(MODES)}")
+    if max_examples is not None and not 1 <= max_examples <= MAX_EXAMPLES:
+        raise TargetError(f"max_examples must be 1 to {MAX_EXAMPLES} per property, got {max_examples}; "
+                          "for larger campaigns use 'kafka-conformance fuzz --cases N'")
     resolved = target if isinstance(target, Target) else resolve_target(
-        target, kafka_version=kafka_version, flavour=flavour
+        target, kafka_version=kafka_version, flavour=flavour, timeout=timeout  # type: ignore[arg-type]
     )
     selected = _select(properties)
     caps = resolved.capabilities

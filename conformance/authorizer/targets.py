@@ -33,6 +33,7 @@ from importlib.metadata import entry_points
 
 import attrs
 
+from kafka_conformance.adapters.jsonlines.session import default_timeout
 from kafka_conformance.adapters.protocol import (
     AdapterError,
     AuthorizerUnderTest,
@@ -110,7 +111,10 @@ def resolve_target(
         raise TargetError("empty target spec; try --target reference")
     try:
         seconds = DEFAULT_TIMEOUT_S if timeout is None else check_timeout(timeout, "the timeout")
+        default_timeout()  # refuses the environment variable it replaced, rather than ignore it
     except ValueError as exc:
+        raise TargetError(str(exc)) from None
+    except AdapterError as exc:
         raise TargetError(str(exc)) from None
     kind, _, rest = spec.partition(":")
     try:
@@ -185,7 +189,7 @@ def _load_factory(spec: str, path: str) -> Callable[[], object]:
     except SyntaxError as exc:
         raise TargetError(f"target {spec!r}: {exc.filename}:{exc.lineno}: syntax error in the target's code: "
                           f"{exc.msg}") from None
-    except Exception as exc:  # noqa: BLE001 - the user's module failed at import: their code, not ours
+    except Exception as exc:
         raise TargetError(f"target {spec!r}: importing {module_name!r} raised {type(exc).__name__}: "
                           f"{str(exc)[:300]}") from None
     obj: object = module
@@ -216,7 +220,7 @@ def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> T
         raise TargetError(f"target {spec!r}: {exc}" if spec not in str(exc) else str(exc)) from None
     except TargetError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the user's factory or capabilities() failed: their code
+    except Exception as exc:
         raise TargetError(f"target {spec!r}: setting up the target raised {type(exc).__name__}: {str(exc)[:300]}") from None
     return Target(spec, timed, caps)
 

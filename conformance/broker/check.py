@@ -20,6 +20,7 @@ Findings are saved as JSON case files (``failures_dir``) and replayed by
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import time
 from collections import Counter
@@ -42,6 +43,7 @@ from kafka_conformance.broker.strategies import broker_cases
 from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, open_broker_target
 from kafka_conformance.casefiles import read_json_file
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 
 __all__ = ["BrokerCaseFailed", "ReplayResult", "check_broker", "replay_broker_case", "save_finding"]
 
@@ -78,8 +80,13 @@ class _Session:
 
 
 def _profile(kafka_version: str) -> BrokerProfile:
+    """The broker rules of a modelled release; also the one place the suite's wire client is
+    checked for, so that a missing extra is a usage error, not an ImportError."""
+    if importlib.util.find_spec("kafka") is None:
+        raise BrokerTargetError("the broker suite builds its requests with kafka-python, which is not installed: "
+                                "pip install 'kafka-conformance[clients]'")
     try:
-        return broker_profile(kafka_version)
+        return broker_profile(known_release(kafka_version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
         raise BrokerTargetError(f"--kafka-version {kafka_version}: {exc}") from exc
 

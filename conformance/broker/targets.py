@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
-from kafka_conformance.reference.releases import KafkaVersion
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 
 __all__ = [
     "BROKER_TARGETS",
@@ -79,7 +79,7 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     module: Any = importlib.import_module("kafka_conformance.adapters.brokers.test_broker")
     version = arg or "4.3.0"
     try:
-        KafkaVersion.parse(version)
+        version = str(known_release(version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
         raise BrokerTargetError(f"test-broker:{version}: {exc}") from exc
     with module.TestCluster(kafka_version=version) as cluster:

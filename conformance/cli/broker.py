@@ -14,45 +14,38 @@ import argparse
 import sys
 from pathlib import Path
 
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError
+
 __all__ = ["add_arguments", "replay", "run"]
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", required=True,
                         help="tansu, noida, rdkafka-mock, bootstrap:HOST:PORT or test-broker[:KAFKA_VERSION]")
-    parser.add_argument("--kafka-version", default="4.3.0", help="Kafka release whose broker rules to hold it to (default: %(default)s)")
-    parser.add_argument("--max-examples", type=_count, default=100,
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0",
+                        help="Kafka release whose broker rules to hold it to (default: %(default)s)")
+    parser.add_argument("--max-examples", type=types.count(0, 100_000, "generated cases per round"), default=100,
                         help="generated cases per round; 0 runs the probe table only (default: %(default)s)")
-    parser.add_argument("--max-rounds", type=_count, default=6,
+    parser.add_argument("--max-rounds", type=types.count(1, 100, "rounds"), default=6,
                         help="rounds, each looking for one more distinct anomaly (default: %(default)s)")
-    parser.add_argument("--seed", type=int, help="seed for a reproducible run")
+    parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
     parser.add_argument("--table", action="store_true", help="also run and print the named probe table")
     parser.add_argument("--json", type=Path, dest="json_path", metavar="FILE", help="write the report as JSON")
     parser.add_argument("--junit", type=Path, dest="junit_path", metavar="FILE", help="write the report as JUnit XML")
     parser.add_argument("--failures-dir", type=Path, help="save each minimal case here as a replayable JSON file")
 
 
-def _write(path: Path | None, text: str) -> str | None:
+def _write(path: Path | None, text: str) -> None:
     if path is None:
-        return None
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        return f"cannot write {path}: {exc.strerror}"
-    return None
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,15 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from kafka_conformance.broker.targets import BrokerTargetError
 
     if args.max_examples == 0 and not args.table:
-        print("kafka-conformance: --max-examples 0 needs --table (nothing would run)", file=sys.stderr)
-        return EXIT_USAGE
-    if args.max_rounds == 0:
-        print("kafka-conformance: --max-rounds must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
-    for path in (args.json_path, args.junit_path):
-        if path is not None and path.is_dir():
-            print(f"kafka-conformance: {path} is a directory, not a report file", file=sys.stderr)
-            return EXIT_USAGE
+        raise UsageError("--max-examples 0 needs --table (nothing would run)")
+    types.output_file(args.json_path, "--json")
+    types.output_file(args.junit_path, "--junit")
+    types.output_dir(args.failures_dir, "--failures-dir")
     try:
         report = check_broker(
             args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
@@ -77,14 +65,10 @@ def run(args: argparse.Namespace) -> int:
             on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() else None,
         )
     except BrokerTargetError as exc:
-        print(f"kafka-conformance: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(exc)) from exc
     sys.stdout.write(render_broker_text(report))
-    for path, text in ((args.json_path, render_broker_json(report)), (args.junit_path, render_broker_junit(report))):
-        problem = _write(path, text)
-        if problem is not None:
-            print(f"kafka-conformance: {problem}", file=sys.stderr)
-            return EXIT_USAGE
+    _write(args.json_path, render_broker_json(report))
+    _write(args.junit_path, render_broker_junit(report))
     return report.exit_code
 
 

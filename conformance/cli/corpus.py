@@ -10,7 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from kafka_conformance.cli.fuzz import _positive
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError
+from kafka_conformance.cli.fuzz import _positive, master_url
 
 __all__ = ["add_arguments", "run"]
 
@@ -22,14 +24,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--suite", default="authorizer", help="which suite (default: %(default)s)")
     gen.add_argument("--cases", type=_positive, required=True)
     gen.add_argument("--out", type=Path, required=True, help="corpus directory (resumed when compatible)")
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=types.seed, default=0)
     gen.add_argument("--shards", type=_positive, default=None, help="number of shards (default: cases / 1000)")
-    gen.add_argument("--kafka-version", help="Kafka release the cases are for (default: the reference's newest)")
+    gen.add_argument("--kafka-version", type=types.release, help="Kafka release the cases are for (default: the reference's newest)")
     gen.add_argument("--flavour", choices=["standard", "acl"])
     gen.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
                       help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
     gen.add_argument("--target", help="generate for the capabilities this target declares (default: the reference's)")
-    gen.add_argument("--master", help="generate the shards on Spark (local[*], spark://HOST:PORT); default: in this process")
+    gen.add_argument("--master", type=master_url,
+                     help="generate the shards on Spark (local[*], spark://HOST:PORT); default: in this process")
     gen.add_argument("--partitions", type=_positive, help="Spark partitions (default: 4 per core)")
 
 
@@ -38,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from kafka_conformance.corpora.shards import ShardPlan
     from kafka_conformance.corpora.suites.registry import get_suite
 
+    types.output_dir(args.out, "--out")
     try:
         suite = get_suite(args.suite)
         settings = suite.generation_settings(target=args.target, kafka_version=args.kafka_version,
@@ -64,8 +68,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             generate_corpus(args.out, spec, on_shard=progress)
     except ValueError as exc:
-        print(f"kafka-conformance: error: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc)) from exc
     if sys.stderr.isatty():
         print(file=sys.stderr)
     verb = "completed" if resumed else "wrote"

@@ -109,7 +109,7 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
     except Terminated:
         _say("terminated; every process the run started was stopped")
         return EXIT_TERMINATED
-    except Exception as exc:  # noqa: BLE001 - the one place every error is sorted
+    except Exception as exc:
         if isinstance(exc, user_errors()):
             _say(abbreviate(exc.render() if isinstance(exc, UsageError) else str(exc), 2000))
             return EXIT_USAGE

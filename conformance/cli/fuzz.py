@@ -9,24 +9,33 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_arguments", "run"]
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError
+
+__all__ = ["add_arguments", "master_url", "run"]
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+_positive = types.count(1, 10**9, "a whole number")
+
+_MASTER = re.compile(r"^(local(\[(\*|[1-9]\d{0,3})(,[1-9]\d{0,3})?\])?|spark://[^\s/]+:\d{1,5}(,[^\s/]+:\d{1,5})*"
+                     r"|yarn|k8s://\S+|mesos://\S+)$")
+
+
+def master_url(text: str) -> str:
+    """An argparse type: a Spark master URL Spark itself would accept, checked before Spark starts
+    (a bogus one otherwise fails inside spark-submit with a JVM stack trace)."""
+    if not _MASTER.match(text.strip()):
+        raise argparse.ArgumentTypeError(f"not a Spark master URL: {types.abbreviate(text, 80)!r}; expected local, "
+                                         "local[N], local[*], spark://HOST:PORT, yarn or k8s://URL")
+    return text.strip()
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None = "local[*]") -> None:
@@ -34,14 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None
     parser.add_argument("--target", required=True, help="target spec, e.g. reference or python:pkg.mod:factory")
     parser.add_argument("--cases", type=_positive, help="how many cases to generate (not with --corpus)")
     parser.add_argument("--corpus", type=Path, help="run the cases of this corpus instead of generating them")
-    parser.add_argument("--seed", type=int, default=0, help="generation seed (default: %(default)s)")
+    parser.add_argument("--seed", type=types.seed, default=0, help="generation seed (default: %(default)s)")
     parser.add_argument("--shard-size", type=_positive, default=1000,
                         help="cases per shard, the unit of retry and resume (default: %(default)s)")
-    parser.add_argument("--kafka-version", help="Kafka release whose semantics to check against")
+    parser.add_argument("--kafka-version", type=types.release, help="Kafka release whose semantics to check against")
     parser.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer or AclAuthorizer")
     parser.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
                       help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
-    parser.add_argument("--master", default=master_default,
+    parser.add_argument("--master", type=master_url, default=master_default,
                         help="Spark master URL: local[*] (default), local[N], spark://HOST:PORT")
     parser.add_argument("--no-spark", action="store_true", help="run every shard in this process, without Spark")
     parser.add_argument("--partitions", type=_positive,
@@ -58,8 +67,7 @@ def _progress(done: int, total: int) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"kafka-conformance: error: {message}", file=sys.stderr)
-    return EXIT_USAGE
+    raise UsageError(message)
 
 
 def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = None) -> int:
@@ -69,6 +77,9 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
     from kafka_conformance.corpora.suites.registry import get_suite
     from kafka_conformance.corpora.summary import to_json, to_markdown, to_text
 
+    types.output_dir(args.out, "--out")
+    types.output_file(args.report_json, "--report-json")
+    types.output_file(args.report_md, "--report-md")
     try:
         if args.corpus is not None:
             if args.cases is not None:
@@ -103,6 +114,11 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
         try:
             summary = run_campaign(spec, master=None if args.no_spark else args.master,
                                    partitions=args.partitions, progress=_progress, spark=spark)
+        except Exception as exc:
+            if "JAVA_GATEWAY_EXITED" in str(exc) or "Java gateway process exited" in str(exc):
+                raise UsageError(f"Spark could not start with master {args.master!r}: {types.abbreviate(str(exc), 300)}",
+                                 remedy="check the master URL, and that Java is installed") from None
+            raise
         finally:
             if spark is not None:
                 spark.stop()

@@ -7,6 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from kafka_conformance.cli import args as types
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -14,8 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("releases", nargs="*", metavar="kafka:VERSION[:FLAVOUR]",
                         help="releases to run (default: every release the kit runs, both flavours)")
     parser.add_argument("--mode", choices=["well-formed", "hostile", "both"], default="both")
-    parser.add_argument("--max-examples", type=int, default=50, help="examples per property (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-examples", type=types.count(1, 100_000, "examples per property"), default=50,
+                        help="examples per property (default: %(default)s)")
+    parser.add_argument("--seed", type=types.seed, default=0)
     parser.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures/kafka-versions"))
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown (docs/kafka-versions.md's table)")
 
@@ -31,13 +34,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"kafka-conformance: error: kafka-versions: {exc}", file=sys.stderr)
         return 2
-    if args.markdown is not None:
-        try:
-            args.markdown.parent.mkdir(parents=True, exist_ok=True)
-            args.markdown.touch()
-        except OSError as exc:
-            print(f"kafka-conformance: error: cannot write {args.markdown}: {exc.strerror}", file=sys.stderr)
-            return 2
+    types.output_file(args.markdown, "--markdown")
+    types.output_dir(args.failures_dir, "--failures-dir")
     modes = MODES if args.mode == "both" else (args.mode,)
 
     def show(row: object) -> None:

@@ -13,14 +13,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from kafka_conformance import __version__
-
-from kafka_conformance.cli.errors import UsageError, guarded
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError, abbreviate, guarded
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+MAX_EXAMPLES = 100_000  # kafka_conformance.authorizer.check.MAX_EXAMPLES, without importing the suite for --help
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,10 +39,13 @@ def _parser() -> argparse.ArgumentParser:
     check_sub = check.add_subparsers(dest="suite", required=True)
     auth = check_sub.add_parser("authorizer", help="the ACL authorizer suite")
     auth.add_argument("--target", required=True, help="target spec, e.g. reference or python:pkg.mod:factory")
-    auth.add_argument("--kafka-version", help="Kafka release whose semantics to check against")
+    auth.add_argument("--kafka-version", type=types.release, help="Kafka release whose semantics to check against")
     auth.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer (KRaft) or AclAuthorizer (ZooKeeper)")
-    auth.add_argument("--max-examples", type=_positive, help="Hypothesis examples per property")
-    auth.add_argument("--seed", type=int, help="seed for a reproducible run")
+    auth.add_argument("--max-examples", type=types.count(1, MAX_EXAMPLES, "examples per property"),
+                      help=f"Hypothesis examples per property (1 to {MAX_EXAMPLES}; campaigns beyond: fuzz)")
+    auth.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
+    auth.add_argument("--timeout", type=types.seconds, help="seconds one call into the target may take (default: 10); "
+                      "a target that does not answer in time ends the run with an adapter error")
     auth.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
                       help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
     auth.add_argument("--property", action="append", dest="properties", help="run only this property (repeatable)")
@@ -75,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
     replay.add_argument("files", nargs="+", type=Path)
     replay.add_argument("--target", help="run against this target (producer cases: this client) instead of the saved one")
+    replay.add_argument("--timeout", type=types.seconds, help="seconds one call into an authorizer target may take (default: 10)")
 
     explain = sub.add_parser("explain", help="answer one request against an ACL file, with the reason")
     explain.add_argument("acls", type=Path, help="ACL file: kafka-acls --list text, JSON or YAML")
@@ -85,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--name", help="resource name (omit with --by-type)")
     explain.add_argument("--by-type", action="store_true", help="ask authorizeByResourceType instead")
     explain.add_argument("--variant", choices=["default", "acl", "truth"], help="by-type semantics (default: the flavour's)")
-    explain.add_argument("--kafka-version")
+    explain.add_argument("--kafka-version", type=types.release)
     explain.add_argument("--flavour", choices=["standard", "acl"], default="standard")
     explain.add_argument("--super-users", help="raw super.users value, overrides the file's config")
     explain.add_argument("--allow-everyone", help="raw allow.everyone.if.no.acl.found value")
@@ -126,13 +132,6 @@ def _counts(text: str) -> tuple[int, ...]:
     if not counts or min(counts) < 1 or max(counts) > 100_000:
         raise argparse.ArgumentTypeError(f"record counts must be 1..100000, got {text!r}")
     return counts
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -212,6 +211,9 @@ def _check(args: argparse.Namespace) -> int:
     from kafka_conformance.authorizer.render import dumps_json, to_junit_xml, to_text
     from kafka_conformance.authorizer.targets import TargetError
 
+    types.output_file(args.report_json, "--report-json")
+    types.output_file(args.junit_xml, "--junit-xml")
+    types.output_dir(args.failures_dir, "--failures-dir")
     try:
         report = check_authorizer(
             args.target,
@@ -223,6 +225,7 @@ def _check(args: argparse.Namespace) -> int:
             properties=args.properties,
             failures_dir=args.failures_dir,
             on_result=_print_progress if _progress_enabled() else None,
+            timeout=args.timeout,
         )
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
@@ -266,7 +269,8 @@ def _replay(args: argparse.Namespace) -> int:
         try:
             case = load_case(path)
             target = resolve_target(
-                args.target or case.target, kafka_version=case.kafka_version, flavour=case.flavour
+                args.target or case.target, kafka_version=case.kafka_version, flavour=case.flavour,
+                timeout=args.timeout,
             )
             result = run_property_once(case.property, target, case.scenario)
         except (ValueError, TargetError) as exc:
@@ -327,9 +331,15 @@ def _explain(args: argparse.Namespace) -> int:
         parse_principal,
         profile_for,
     )
+    from kafka_conformance.reference.aclfiles.document import refused_at_creation
     from kafka_conformance.reference.aclfiles.load import load_acls
-    from kafka_conformance.reference.errors import AclFileError
+    from kafka_conformance.reference.errors import AclFileError, KafkaException
 
+    if args.variant is not None and not args.by_type:
+        raise UsageError("--variant chooses the semantics of --by-type questions; add --by-type or drop --variant")
+    if args.by_type and args.name is not None:
+        raise UsageError("--by-type asks about every resource of a type; drop --name (or --by-type)")
+    notes: list[str] = []
     try:
         default_version = "4.3.0" if args.flavour == "standard" else "3.9.0"
         profile = profile_for(args.kafka_version or default_version, args.flavour)
@@ -340,7 +350,15 @@ def _explain(args: argparse.Namespace) -> int:
         if args.allow_everyone is not None:
             props["allow.everyone.if.no.acl.found"] = args.allow_everyone
         authorizer = ReferenceAuthorizer(profile)
-        authorizer.configure(props)
+        try:
+            authorizer.configure(props)
+        except ConfigError as exc:
+            from_cli = {"super.users": args.super_users, "allow.everyone.if.no.acl.found": args.allow_everyone}
+            option = {"super.users": "--super-users", "allow.everyone.if.no.acl.found": "--allow-everyone"}
+            where = (option.get(exc.key, exc.key) if from_cli.get(exc.key) is not None
+                     else f"{args.acls}: config {exc.key}")
+            raise UsageError(abbreviate(str(exc), 500), where=where) from None
+        notes += _explain_notes(acl_file.bindings, props, profile.flavour.name, refused_at_creation)
         authorizer.load_snapshot({f"acl-{n}": b for n, b in enumerate(acl_file.bindings)})
         authorizer.complete_initial_load()
         context = RequestContext(parse_principal(args.principal), args.host)
@@ -358,17 +376,49 @@ def _explain(args: argparse.Namespace) -> int:
             question = f"{context}: {action}"
     except (AclValueError, ConfigError, AclFileError) as exc:
         raise UsageError(str(exc)) from exc
+    except KafkaException as exc:  # the reference refusing the question the way Kafka would
+        raise UsageError(f"Kafka's authorizer refuses this question: {exc}") from exc
     print(f"{question} [{profile}]")
     print(decision.explain())
+    for note in notes:
+        print(f"note: {note}")
     return EXIT_OK
+
+
+def _explain_notes(bindings: Sequence[object], props: dict[str, str], flavour: str,
+                   refused: Callable[[Any], str | None]) -> list[str]:
+    """What in the input Kafka would never have created, or reads otherwise than it looks."""
+    notes = []
+    for number, binding in enumerate(bindings, start=1):
+        why = refused(binding)
+        if why is not None:
+            notes.append(f"ACL {number} ({binding}): {why}")
+    raw = props.get("allow.everyone.if.no.acl.found")
+    if raw is not None and flavour == "STANDARD" and raw.strip().lower() not in ("true", "false"):
+        notes.append(f"allow.everyone.if.no.acl.found={abbreviate(raw, 40)!r} is read with Boolean.parseBoolean "
+                     "by StandardAuthorizer: anything but 'true' means false")
+    return notes
 
 
 def _read_properties(path: Path) -> dict[str, str]:
     """Java .properties, the common subset: key=value or key: value, # and ! comments."""
+    from kafka_conformance.reference.bounded import BoundsError, read_bytes
+
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        raw = read_bytes(path, limit=16 * 1024 * 1024)
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+        raise UsageError(f"cannot read the file: {exc.strerror}", where=str(path)) from exc
+    except BoundsError as exc:
+        raise UsageError(exc.reason, where=str(path)) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        # Kafka reads properties files with Properties.load(InputStream), as ISO-8859-1: bytes that
+        # are not UTF-8 mean one thing to the file's author and another to Kafka, so neither is guessed.
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise UsageError(f"not valid UTF-8 (byte {exc.start})", where=f"{path}:{line}",
+                         remedy="save the file as UTF-8") from None
+    lines = text.splitlines()
     props = {}
     for number, line in enumerate(lines, start=1):
         text = line.strip()
@@ -376,7 +426,7 @@ def _read_properties(path: Path) -> dict[str, str]:
             continue
         key, sep, value = (text.partition("=") if "=" in text else text.partition(":"))
         if not sep or not key.strip():
-            raise UsageError(f"{path}:{number}: expected key=value, got {line!r}")
+            raise UsageError(f"expected key=value, got {abbreviate(line, 100)!r}", where=f"{path}:{number}")
         props[key.strip()] = value.strip()
     return props
 
@@ -386,11 +436,18 @@ def _explain_config(args: argparse.Namespace) -> int:
     from kafka_conformance.reference.producer.config import IdempotenceProfile, explain_config
     from kafka_conformance.reference.producer.config_values import render_effective_config
 
+    if args.kafka_version is not None and args.client != "librdkafka":
+        from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+
+        try:
+            known_release(args.kafka_version, IDEMPOTENCE_RELEASES)
+        except AclValueError as exc:
+            raise UsageError(str(exc), where="--kafka-version") from None
     props = _read_properties(args.properties) if args.properties else {}
     for item in args.settings:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise UsageError(f"expected KEY=VALUE, got {item!r}")
+            raise UsageError(f"expected KEY=VALUE, got {abbreviate(item, 100)!r}", where="explain-config")
         props[key] = value
     try:
         effective = explain_config(props, client=args.client, version=args.kafka_version,

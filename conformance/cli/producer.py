@@ -21,17 +21,13 @@ import os
 import sys
 from pathlib import Path
 
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError
+
 __all__ = ["add_arguments", "add_matrix_arguments", "run", "run_matrix_command"]
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 DEFAULT_FAILURES = Path("kafka-conformance-failures")
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,9 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="kafka-python, aiokafka, confluent-kafka, java (Kafka's own KafkaProducer), or model")
     parser.add_argument("--broker", default="test-broker",
                         help="test-broker[:VERSION] (default), or a real broker: tansu, noida, rdkafka-mock")
-    parser.add_argument("--kafka-version", default="4.3.0", help="Kafka release whose semantics the test broker models")
-    parser.add_argument("--max-examples", type=_positive, default=15, help="generated traces, each one real run (default %(default)s)")
-    parser.add_argument("--seed", type=int, help="seed for a reproducible choice of traces")
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0",
+                        help="Kafka release whose semantics the test broker models")
+    parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated traces"), default=15,
+                        help="generated traces, each one real run (default %(default)s)")
+    parser.add_argument("--seed", type=types.seed, help="seed for a reproducible choice of traces")
     parser.add_argument("--table", action="store_true", help="also run every row of the trace table")
     parser.add_argument("--json", type=Path, help="write the report as JSON")
     parser.add_argument("--junit", type=Path, help="write the report as JUnit XML")
@@ -55,7 +53,7 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", action="append", dest="brokers",
                         help="a broker to include (repeatable; default test-broker)")
     parser.add_argument("--row", action="append", dest="rows", help="only this trace table row, by number or name (repeatable)")
-    parser.add_argument("--kafka-version", default="4.3.0")
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0")
     parser.add_argument("--json", type=Path, help="write the matrix as JSON")
     parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES,
                         help="where violating traces are saved for replay (default: %(default)s)")
@@ -69,20 +67,14 @@ def _progress(result: object) -> None:
         print(f"\r{client}: {name}: {summary}\033[K", end="", file=sys.stderr, flush=True)
 
 
-def _write(path: Path | None, text: str) -> str | None:
+def _write(path: Path | None, text: str) -> None:
     if path is None:
-        return None
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
-        return f"cannot write {path}: {exc.strerror}"
-    return None
-
-
-def _usage(message: str) -> int:
-    print(f"kafka-conformance: error: {message}", file=sys.stderr)
-    return EXIT_USAGE
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
 
 
 def _quiet_clients() -> None:
@@ -103,25 +95,28 @@ def run(args: argparse.Namespace) -> int:
     from kafka_conformance.producer.clients import ClientSpecError
     from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import dumps_json, to_junit_xml, to_text
-    from kafka_conformance.producer.report import RunStatus
 
+    types.output_file(args.json, "--json")
+    types.output_file(args.junit, "--junit")
+    types.output_dir(args.failures_dir, "--failures-dir")
+    if args.max_examples == 0 and not args.table:
+        raise UsageError("--max-examples 0 runs nothing; add --table or give a number of traces")
     try:
         report = check_producer(
             args.client, kafka_version=args.kafka_version, broker=args.broker, max_examples=args.max_examples,
             seed=args.seed, table=args.table, failures_dir=args.failures_dir, on_result=_progress,
         )
     except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
-        return _usage(str(exc))
+        raise UsageError(str(exc)) from exc
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(to_text(report))
-    for problem in (_write(args.json, dumps_json(report)), _write(args.junit, to_junit_xml(report))):
-        if problem:
-            return _usage(problem)
-    refused = report.counterexample is None and report.examples == 0 and report.table and all(
-        r.status is RunStatus.REFUSED for r in report.table
-    )
-    return EXIT_USAGE if refused else report.exit_code
+    _write(args.json, dumps_json(report))
+    _write(args.junit, to_junit_xml(report))
+    if report.nothing_ran:
+        raise UsageError(f"nothing could run: {report.refusal or 'every trace table row was refused'}",
+                         where=f"client {args.client} on {args.broker}")
+    return report.exit_code
 
 
 def run_matrix_command(args: argparse.Namespace) -> int:
@@ -133,14 +128,16 @@ def run_matrix_command(args: argparse.Namespace) -> int:
     from kafka_conformance.producer.render import matrix_to_json, matrix_to_text
     from kafka_conformance.producer.table import run_matrix, table_rows
 
+    types.output_file(args.json, "--json")
+    types.output_dir(args.failures_dir, "--failures-dir")
     try:
         rows = table_rows(args.rows) if args.rows else None
         matrix = run_matrix(args.clients, tuple(args.brokers or ("test-broker",)), kafka_version=args.kafka_version, rows=rows,
                             failures_dir=args.failures_dir, on_result=_progress)
     except (ClientSpecError, BrokerSpecError, ValueError) as exc:
-        return _usage(str(exc))
+        raise UsageError(str(exc)) from exc
     if sys.stderr.isatty():
         print(file=sys.stderr)
     print(matrix_to_text(matrix))
-    problem = _write(args.json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
-    return _usage(problem) if problem else matrix.exit_code
+    _write(args.json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
+    return matrix.exit_code

@@ -9,14 +9,18 @@ from pathlib import Path
 
 import attrs
 
+from kafka_conformance.cli import args as types
+
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds", type=int, default=5, help="seeds 0..N-1 per mutant (default: %(default)s)")
+    parser.add_argument("--seeds", type=types.count(1, 1000, "a number of seeds"), default=5,
+                        help="seeds 0..N-1 per mutant (default: %(default)s)")
     parser.add_argument("--mutant", action="append", metavar="NAME", help="run only this mutant (repeatable)")
     parser.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed")
-    parser.add_argument("--max-examples", type=int, help="examples per property (default: the Hypothesis profile's)")
+    parser.add_argument("--max-examples", type=types.count(1, 100_000, "examples per property"),
+                        help="examples per property (default: the Hypothesis profile's)")
     parser.add_argument("--json", type=Path, help="also write the scorecard as JSON")
     parser.add_argument("--list", action="store_true", help="list the zoo and exit")
 
@@ -36,9 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"kafka-conformance: error: selftest: {problem}", file=sys.stderr)
         return 2
-    if args.json is not None and (args.json.is_dir() or not args.json.parent.is_dir()):
-        print(f"kafka-conformance: error: selftest: cannot write {args.json}", file=sys.stderr)
-        return 2
+    types.output_file(args.json, "--json")
 
     def show(catch: object) -> None:
         c = catch

@@ -33,6 +33,7 @@ from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.delivery.checker import check_delivery
 from kafka_conformance.reference.delivery.run import DeliveryConfig
 from kafka_conformance.reference.delivery.verdicts import DeliveryReport
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.reference.traces.events import Acked, Event, Failed, Indeterminate, Send
 from kafka_conformance.reference.traces.program import ProducerTrace, SendStep, WaitStep
 
@@ -203,11 +204,17 @@ def check_producer(
     ``traces`` overrides the Hypothesis strategy (default: the wire traces of
     :mod:`producer_traces` for ``kafka_version``); ``on_result`` sees every run as it ends."""
     started = time.monotonic()
+    try:
+        kafka_version = str(known_release(kafka_version, IDEMPOTENCE_RELEASES))
+    except ValueError as exc:
+        raise BrokerSpecError(f"--kafka-version {kafka_version}: {exc}") from None
     if client != MODEL:
         resolve_client(client)
     parsed = parse_broker(broker)  # validated even for the model, which ignores it
     spec = "model" if client == MODEL else str(parsed)
-    examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces, on_result)
+    refusals: list[str] = []
+    examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces,
+                                        on_result, refusals)
     if found is not None and failures_dir is not None:
         from kafka_conformance.producer.saved import save_run
 
@@ -217,12 +224,13 @@ def check_producer(
         from kafka_conformance.producer.table import run_table
 
         rows = run_table(client, broker=spec, kafka_version=kafka_version, failures_dir=failures_dir, on_result=on_result)
-    return ProducerReport(client, spec, kafka_version, seed, examples, found, rows, tuple(errors[:5]), time.monotonic() - started)
+    return ProducerReport(client, spec, kafka_version, seed, examples, found, rows, tuple(errors[:5]),
+                          time.monotonic() - started, refused=len(refusals), refusal=refusals[0] if refusals else None)
 
 
 def _generate(
     client: str, broker: str, kafka_version: str, max_examples: int, seed: int | None, shrink_budget: int,
-    traces: Any, on_result: Callable[[RunResult], None] | None,
+    traces: Any, on_result: Callable[[RunResult], None] | None, refusals: list[str] | None = None,
 ) -> tuple[int, list[str], RunResult | None]:
     if max_examples <= 0:
         return 0, [], None
@@ -249,6 +257,8 @@ def _generate(
                 on_result(result)
             if result.status is RunStatus.ERROR:
                 errors.append(result.error)
+            if result.status is RunStatus.REFUSED and refusals is not None:
+                refusals.append(result.error or "refused")
         if result.status is RunStatus.CLIENT:
             raise _ClientViolation(result)
 

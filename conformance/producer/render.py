@@ -56,7 +56,8 @@ def describe_run(result: RunResult, *, with_trace: bool = True) -> list[str]:
 def to_text(report: ProducerReport) -> str:
     out = [f"kafka-conformance producer check: client {report.client}, broker {report.broker}, Kafka {report.kafka_version}, "
            f"seed {report.seed if report.seed is not None else 'random'}"]
-    out.append(f"  generated traces: {report.examples} run")
+    refused = f", {report.refused} could not run ({report.refusal})" if report.refused else ""
+    out.append(f"  generated traces: {report.examples} run{refused}")
     if report.counterexample is not None:
         out.append("  VIOLATION (shrunk):")
         out += ["    " + line for line in describe_run(report.counterexample)]
@@ -114,6 +115,8 @@ def to_json(report: ProducerReport) -> dict[str, Any]:
         "examples": report.examples,
         "counterexample": None if report.counterexample is None else _run_json(report.counterexample),
         "errors": list(report.errors),
+        "refused": report.refused,
+        "refusal": report.refusal,
         "table": [_run_json(r) for r in report.table],
     }
 

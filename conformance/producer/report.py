@@ -115,6 +115,18 @@ class ProducerReport:
     errors: tuple[str, ...] = ()
     """Runs that crashed during generation (the first few), by message."""
     duration_s: float = 0.0
+    refused: int = 0
+    """Generated traces that could not run at all (the client refused its configuration, or
+    cannot run against this broker): not evidence either way."""
+    refusal: str | None = None
+    """Why the first of them could not run."""
+
+    @property
+    def nothing_ran(self) -> bool:
+        """Every generated trace (and table row) was refused: the run checked nothing."""
+        generated_refused = self.examples > 0 and self.refused >= self.examples
+        table_refused = all(r.status is RunStatus.REFUSED for r in self.table)
+        return (generated_refused or self.examples == 0) and table_refused and (self.examples > 0 or bool(self.table))
 
     @property
     def failures(self) -> tuple[RunResult, ...]:
@@ -125,14 +137,19 @@ class ProducerReport:
 
     @property
     def exit_code(self) -> int:
-        """0: nothing attributed to the client; 1: a client violation (or a run error)."""
+        """0: nothing attributed to the client; 1: a client violation (or a run error); 2: nothing
+        could run (a configuration the client refuses, a client that cannot run here)."""
         errored = self.errors or any(r.status is RunStatus.ERROR for r in self.table)
-        return 1 if self.failures or errored else 0
+        if self.failures or errored:
+            return 1
+        return 2 if self.nothing_ran else 0
 
     @property
     def verdict(self) -> str:
         if self.failures:
             return "violates"
+        if self.exit_code == 2:
+            return "could not run"
         return "error" if self.exit_code else "conforms"
 
 

@@ -26,7 +26,14 @@ from kafka_conformance.reference.acl.values import (
 from kafka_conformance.reference.aclfiles.syntax import DocPath, Locate, label, load_json, load_yaml, where
 from kafka_conformance.reference.errors import AclFileError, AclValueError
 
-__all__ = ["FORMAT_VERSION", "Parsed", "acl_document", "parse_json", "parse_yaml"]
+__all__ = [
+    "FORMAT_VERSION",
+    "Parsed",
+    "acl_document",
+    "parse_json",
+    "parse_yaml",
+    "refused_at_creation",
+]
 
 FORMAT_VERSION = 1
 """The only ``version`` a document may declare."""
@@ -174,6 +181,26 @@ def _parse_acl(
             raise fail(path, str(exc)) from None
         raise fail((*path, doc_key), f"invalid {doc_key} {exc.value!r}: {exc.reason}") from None
     return binding, acl_id
+
+
+def refused_at_creation(binding: AclBinding) -> str | None:
+    """Why Kafka's tools and CreateAcls would refuse to create ``binding``, or None.
+
+    The loader keeps such ACLs (an ACL file states what an authorizer holds, and a
+    colon-less principal is in the metadata of KRaft clusters before 3.9.1); ``explain``
+    names them, so that an answer about them is never a surprise.  ``User:`` (an empty
+    name) is not among them: every layer of Kafka accepts it.  See docs/errors.md."""
+    if binding.pattern.name == "":
+        return ("an empty resource name: CreateAcls refuses it in every release (INVALID_REQUEST "
+                "'Invalid empty resource name')")
+    if ":" not in binding.entry.principal:
+        return (f"principal {binding.entry.principal[:80]!r} has no type: kafka-acls refuses it, CreateAcls does "
+                "from 3.9.1 (KAFKA-18051), and StandardAuthorizer throws when a question reaches it")
+    unknown = [f for f, v in (("operation", binding.entry.operation), ("permission", binding.entry.permission_type),
+                              ("resource type", binding.pattern.resource_type)) if v.name == "UNKNOWN"]
+    if unknown:
+        return f"{' and '.join(unknown)} UNKNOWN: no Kafka API can create it"
+    return None
 
 
 def _parse_config(raw: object, fail: Callable[[DocPath, str], AclFileError]) -> dict[str, str]:

@@ -101,22 +101,27 @@ def _console_values(v: KafkaVersion) -> dict[str, str]:
 def _parse(key: str, raw: str) -> str:
     """ConfigDef parsing and validators of the keys modelled; the normalised value."""
     text = raw.strip()
+    shown = repr(raw if len(raw) <= 40 else raw[:30] + "...")
     if key == IDEMPOTENCE:
         if text.lower() not in ("true", "false"):
-            raise ProducerConfigError([key], raw, "expected true or false")
+            raise ProducerConfigError([key], raw, f"expected true or false, got {shown}")
         return text.lower()
     if key == ACKS:
         if text not in ("all", "-1", "0", "1"):
-            raise ProducerConfigError([key], raw, "must be one of all, -1, 0, 1")
+            raise ProducerConfigError([key], raw, f"must be one of all, -1, 0, 1, got {shown}")
         return "-1" if text == "all" else text
     if key in (RETRIES, IN_FLIGHT, DELIVERY, LINGER, REQUEST_TIMEOUT):
+        kind, high = ("LONG", 2**63 - 1) if key == LINGER else ("INT", INT_MAX)
         try:
-            number = int(text)
+            number = int(text) if len(text) <= 20 else None
         except ValueError:
-            raise ProducerConfigError([key], raw, "expected an integer") from None
+            number = None
+        if number is None or not -high - 1 <= number <= high:
+            # ConfigDef parses with Integer.parseInt / Long.parseLong: out of range is "not a number".
+            raise ProducerConfigError([key], raw, f"{shown} is not a number of type {kind}") from None
         low = 1 if key == IN_FLIGHT else 0
-        if not low <= number <= (INT_MAX if key != LINGER else 2**63 - 1):
-            raise ProducerConfigError([key], raw, f"must be at least {low}")
+        if number < low:
+            raise ProducerConfigError([key], raw, f"must be at least {low}, got {number}")
         return str(number)
     return raw
 

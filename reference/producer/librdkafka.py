@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.producer.config_values import EffectiveConfig, Origin, ProducerConfigError, SettingsBuilder
 from kafka_conformance.reference.releases import KafkaVersion
 
@@ -102,6 +103,8 @@ def _parse(key: str, raw: str) -> str:
 def librdkafka_config(properties: Mapping[str, str], version: str | KafkaVersion | None = None) -> EffectiveConfig:
     """Resolve ``properties`` as ``rd_kafka_new(RD_KAFKA_PRODUCER, conf)`` of ``version`` would."""
     v = LATEST_LIBRDKAFKA if version is None else KafkaVersion.parse(version)
+    if v > LATEST_LIBRDKAFKA:
+        raise AclValueError("librdkafka version", str(v), f"newer than the newest librdkafka modelled ({LATEST_LIBRDKAFKA})")
     b = SettingsBuilder()
     for key, value in _defaults(v).items():
         b.set(key, value, Origin.DEFAULT)

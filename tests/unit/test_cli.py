@@ -109,7 +109,7 @@ def test_replay_of_a_bad_file_is_error_exit_2(tmp_path: Path) -> None:
         (["check", "authorizer", "--target", "reference", "--kafka-version", "banana"], "kafka version"),
         (["check", "authorizer", "--target", "reference", "--property", "nonsense"], "unknown property 'nonsense'"),
         (["check", "authorizer", "--target", "bogus"], "unknown target 'bogus'"),
-        (["check", "authorizer", "--target", "reference", "--max-examples", "0"], "must be at least 1"),
+        (["check", "authorizer", "--target", "reference", "--max-examples", "0"], "from 1 to 100000, got 0"),
         (["explain", "missing.txt", "--principal", "User:a", "--operation", "READ", "--resource-type", "TOPIC",
           "--name", "x"], "missing.txt"),
     ],
