@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from kafka_conformance import __version__
 from kafka_conformance.cli import args as types
-from kafka_conformance.cli.errors import UsageError, abbreviate, guarded
+from kafka_conformance.cli.errors import UsageError, guarded
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 MAX_EXAMPLES = 100_000  # kafka_conformance.authorizer.check.MAX_EXAMPLES, without importing the suite for --help
@@ -137,7 +136,10 @@ def _counts(text: str) -> tuple[int, ...]:
 def main(argv: Sequence[str] | None = None) -> int:
     from kafka_conformance.adapters.reaper import run_scope
 
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: --help, --version (0) or a usage error (2), already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     with run_scope():
         return guarded(lambda: _dispatch(args), cleanup=_close_targets)
 
@@ -184,22 +186,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         return cli_fetch.run(args)
     if args.command == "replay":
         return _replay(args)
-    if args.command == "explain":
-        return _explain(args)
-    if args.command == "explain-config":
-        return _explain_config(args)
-    if args.command == "explain-format":
-        return _explain_format(args)
+    if args.command in ("explain", "explain-config", "explain-format"):
+        from kafka_conformance.cli import explain
+
+        run = {"explain": explain.explain, "explain-config": explain.explain_config, "explain-format": explain.explain_format}
+        return run[args.command](args)
     return _targets(args.kafka)
-
-
-def _explain_format(args: argparse.Namespace) -> int:
-    from kafka_conformance.format_report import render_kip98
-    from kafka_conformance.reference.message_format import kip98_table
-
-    rows = kip98_table(args.records, args.key_size, args.value_size)
-    sys.stdout.write(render_kip98(rows, key_size=args.key_size, value_size=args.value_size))
-    return EXIT_OK
 
 
 def _progress_enabled() -> bool:
@@ -315,151 +307,6 @@ def _replay_producer(path: Path, client: str | None) -> int:
         for line in describe_run(result.result, with_trace=False)[1:]:
             print(f"       {line}")
     return result.exit_code
-
-
-def _explain(args: argparse.Namespace) -> int:
-    from kafka_conformance.reference import (
-        AclOperation,
-        AclValueError,
-        Action,
-        ByTypeVariant,
-        ConfigError,
-        ReferenceAuthorizer,
-        RequestContext,
-        ResourcePattern,
-        ResourceType,
-        parse_principal,
-        profile_for,
-    )
-    from kafka_conformance.reference.aclfiles.document import refused_at_creation
-    from kafka_conformance.reference.aclfiles.load import load_acls
-    from kafka_conformance.reference.errors import AclFileError, KafkaException
-
-    if args.variant is not None and not args.by_type:
-        raise UsageError("--variant chooses the semantics of --by-type questions; add --by-type or drop --variant")
-    if args.by_type and args.name is not None:
-        raise UsageError("--by-type asks about every resource of a type; drop --name (or --by-type)")
-    notes: list[str] = []
-    try:
-        default_version = "4.3.0" if args.flavour == "standard" else "3.9.0"
-        profile = profile_for(args.kafka_version or default_version, args.flavour)
-        acl_file = load_acls(args.acls)
-        props = dict(acl_file.config)
-        if args.super_users is not None:
-            props["super.users"] = args.super_users
-        if args.allow_everyone is not None:
-            props["allow.everyone.if.no.acl.found"] = args.allow_everyone
-        authorizer = ReferenceAuthorizer(profile)
-        try:
-            authorizer.configure(props)
-        except ConfigError as exc:
-            from_cli = {"super.users": args.super_users, "allow.everyone.if.no.acl.found": args.allow_everyone}
-            option = {"super.users": "--super-users", "allow.everyone.if.no.acl.found": "--allow-everyone"}
-            where = (option.get(exc.key, exc.key) if from_cli.get(exc.key) is not None
-                     else f"{args.acls}: config {exc.key}")
-            raise UsageError(abbreviate(str(exc), 500), where=where) from None
-        notes += _explain_notes(acl_file.bindings, props, profile.flavour.name, refused_at_creation)
-        authorizer.load_snapshot({f"acl-{n}": b for n, b in enumerate(acl_file.bindings)})
-        authorizer.complete_initial_load()
-        context = RequestContext(parse_principal(args.principal), args.host)
-        operation = AclOperation.parse(args.operation, field="--operation")
-        rtype = ResourceType.parse(args.resource_type, field="--resource-type")
-        if args.by_type:
-            variant = ByTypeVariant.parse(args.variant) if args.variant else None
-            decision = authorizer.authorize_by_resource_type(context, operation, rtype, variant)
-            question = f"{context}: {operation.name} on any {rtype.name}"
-        else:
-            if args.name is None:
-                raise UsageError("--name is required unless --by-type is given")
-            action = Action(operation, ResourcePattern(rtype, args.name))
-            decision = authorizer.authorize_one(context, action)
-            question = f"{context}: {action}"
-    except (AclValueError, ConfigError, AclFileError) as exc:
-        raise UsageError(str(exc)) from exc
-    except KafkaException as exc:  # the reference refusing the question the way Kafka would
-        raise UsageError(f"Kafka's authorizer refuses this question: {exc}") from exc
-    print(f"{question} [{profile}]")
-    print(decision.explain())
-    for note in notes:
-        print(f"note: {note}")
-    return EXIT_OK
-
-
-def _explain_notes(bindings: Sequence[object], props: dict[str, str], flavour: str,
-                   refused: Callable[[Any], str | None]) -> list[str]:
-    """What in the input Kafka would never have created, or reads otherwise than it looks."""
-    notes = []
-    for number, binding in enumerate(bindings, start=1):
-        why = refused(binding)
-        if why is not None:
-            notes.append(f"ACL {number} ({binding}): {why}")
-    raw = props.get("allow.everyone.if.no.acl.found")
-    if raw is not None and flavour == "STANDARD" and raw.strip().lower() not in ("true", "false"):
-        notes.append(f"allow.everyone.if.no.acl.found={abbreviate(raw, 40)!r} is read with Boolean.parseBoolean "
-                     "by StandardAuthorizer: anything but 'true' means false")
-    return notes
-
-
-def _read_properties(path: Path) -> dict[str, str]:
-    """Java .properties, the common subset: key=value or key: value, # and ! comments."""
-    from kafka_conformance.reference.bounded import BoundsError, read_bytes
-
-    try:
-        raw = read_bytes(path, limit=16 * 1024 * 1024)
-    except OSError as exc:
-        raise UsageError(f"cannot read the file: {exc.strerror}", where=str(path)) from exc
-    except BoundsError as exc:
-        raise UsageError(exc.reason, where=str(path)) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        # Kafka reads properties files with Properties.load(InputStream), as ISO-8859-1: bytes that
-        # are not UTF-8 mean one thing to the file's author and another to Kafka, so neither is guessed.
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise UsageError(f"not valid UTF-8 (byte {exc.start})", where=f"{path}:{line}",
-                         remedy="save the file as UTF-8") from None
-    lines = text.splitlines()
-    props = {}
-    for number, line in enumerate(lines, start=1):
-        text = line.strip()
-        if not text or text[0] in "#!":
-            continue
-        key, sep, value = (text.partition("=") if "=" in text else text.partition(":"))
-        if not sep or not key.strip():
-            raise UsageError(f"expected key=value, got {abbreviate(line, 100)!r}", where=f"{path}:{number}")
-        props[key.strip()] = value.strip()
-    return props
-
-
-def _explain_config(args: argparse.Namespace) -> int:
-    from kafka_conformance.reference.errors import AclValueError, ConfigError
-    from kafka_conformance.reference.producer.config import IdempotenceProfile, explain_config
-    from kafka_conformance.reference.producer.config_values import render_effective_config
-
-    if args.kafka_version is not None and args.client != "librdkafka":
-        from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
-
-        try:
-            known_release(args.kafka_version, IDEMPOTENCE_RELEASES)
-        except AclValueError as exc:
-            raise UsageError(str(exc), where="--kafka-version") from None
-    props = _read_properties(args.properties) if args.properties else {}
-    for item in args.settings:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"expected KEY=VALUE, got {abbreviate(item, 100)!r}", where="explain-config")
-        props[key] = value
-    try:
-        effective = explain_config(props, client=args.client, version=args.kafka_version,
-                                   profile=IdempotenceProfile(args.profile))
-    except ConfigError as exc:
-        # Kafka itself refuses this configuration: that is the answer, with the keys named.
-        print(f"the producer refuses this configuration: {exc}")
-        return EXIT_USAGE
-    except AclValueError as exc:
-        raise UsageError(str(exc)) from exc
-    print(render_effective_config(effective))
-    return EXIT_OK
 
 
 def _targets(kafka: bool) -> int:

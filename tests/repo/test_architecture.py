@@ -68,7 +68,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.broker": {"reference.*", "adapters.brokers", "conformance.casefiles"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     "conformance.pytest_wire": {"conformance.producer", "conformance.broker"},
-    "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire"},
+    "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},
     # corpora sits on top of everything
     **{f"corpora.{name}": {"reference.*", "adapters.*", "conformance.*", "corpora.*"} for name in (

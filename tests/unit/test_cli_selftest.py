@@ -18,8 +18,8 @@ def test_lists_the_zoo(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["--mutant", "no-such-mutant"], "unknown mutant 'no-such-mutant'"),
-    (["--seeds", "0"], "--seeds must be at least 1"),
-    (["--max-examples", "0"], "--max-examples must be at least 1"),
+    (["--seeds", "0"], "a number of seeds from 1 to 1000, got 0"),
+    (["--max-examples", "0"], "examples per property from 1 to 100000, got 0"),
 ])
 def test_usage_errors_exit_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selftest", *args]) == 2
