@@ -210,6 +210,11 @@ def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> T
 
     try:
         sample = call_within(factory, timeout, "the factory")
+    except AdapterError as exc:
+        raise TargetError(f"target {spec!r}: {exc}") from None
+    except Exception as exc:
+        raise TargetError(f"target {spec!r}: the factory raised {type(exc).__name__}: {str(exc)[:300]}") from None
+    try:
         validate_adapter(sample, where=f"target {spec!r} ({type(sample).__name__})")
         adapter = TimedAdapter(sample, timeout)
         caps = adapter.capabilities()

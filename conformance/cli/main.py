@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kafka_conformance import __version__
 from kafka_conformance.cli import args as types
-from kafka_conformance.cli.errors import UsageError, guarded
+from kafka_conformance.cli.errors import UsageError, abbreviate, guarded
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 MAX_EXAMPLES = 100_000  # kafka_conformance.authorizer.check.MAX_EXAMPLES, without importing the suite for --help
@@ -117,9 +117,9 @@ def _size(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of bytes, got {text!r}") from None
-    if value < -1:
-        raise argparse.ArgumentTypeError(f"a size is -1 (null) or more, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes, got {abbreviate(text, 40)!r}") from None
+    if not -1 <= value <= 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"a size is -1 (null) to 2147483647 (a Java int), got {abbreviate(text, 40)}")
     return value
 
 
@@ -127,21 +127,24 @@ def _counts(text: str) -> tuple[int, ...]:
     try:
         counts = tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated record counts, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected comma-separated record counts, got {abbreviate(text, 60)!r}") from None
     if not counts or min(counts) < 1 or max(counts) > 100_000:
-        raise argparse.ArgumentTypeError(f"record counts must be 1..100000, got {text!r}")
+        raise argparse.ArgumentTypeError(f"record counts must be 1..100000, got {abbreviate(text, 60)!r}")
     return counts
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from kafka_conformance.adapters.reaper import run_scope
 
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:  # argparse: --help, --version (0) or a usage error (2), already printed
-        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    def run() -> int:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as exc:  # argparse: --help, --version (0) or a usage error (2), already printed
+            return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        return _dispatch(args)
+
     with run_scope():
-        return guarded(lambda: _dispatch(args), cleanup=_close_targets)
+        return guarded(run, cleanup=_close_targets)
 
 
 def _close_targets() -> None:
