@@ -31,7 +31,18 @@ import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-__all__ = ["OWNER_VAR", "RUN_VAR", "run_scope", "stop_tagged", "stop_tree", "tagged", "tagged_env"]
+__all__ = [
+    "OWNER_VAR",
+    "RUN_VAR",
+    "clear_stop",
+    "raise_if_stopping",
+    "request_stop",
+    "run_scope",
+    "stop_tagged",
+    "stop_tree",
+    "tagged",
+    "tagged_env",
+]
 
 OWNER_VAR = "KAFKA_CONFORMANCE_OWNER"
 RUN_VAR = "KAFKA_CONFORMANCE_RUN"
@@ -136,3 +147,26 @@ def run_scope() -> Iterator[str]:
                 os.environ.pop(RUN_VAR, None)
             else:
                 os.environ[RUN_VAR] = outer
+
+
+_STOPPING: list[type[BaseException]] = []
+
+
+def request_stop(exc_type: type[BaseException]) -> None:
+    """Note that the run must stop (a signal arrived).  A signal handler's exception can be
+    lost: raised inside a garbage-collector callback it is only printed as "ignored".  So
+    the handler records the request here too, and the kit's loops re-raise it at their next
+    :func:`raise_if_stopping`."""
+    if not _STOPPING:
+        _STOPPING.append(exc_type)
+
+
+def raise_if_stopping() -> None:
+    """Raise the recorded stop request, if any (called between examples and calls)."""
+    if _STOPPING:
+        raise _STOPPING[0]()
+
+
+def clear_stop() -> None:
+    """Forget a stop request (the CLI, once it has reported it)."""
+    _STOPPING.clear()

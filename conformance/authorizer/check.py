@@ -108,7 +108,7 @@ def check_authorizer(
             continue
         if ctx.stopped is not None:
             results.append(PropertyResult(prop.name, Status.SKIPPED,
-                                          reason=f"not run: the target stopped answering in {ctx.stopped.split(':')[0]}"))
+                                          reason=f"not run: {ctx.stopped}"))
             continue
         if on_result is not None:
             on_result(prop.name, "running", len(results), len(selected))
@@ -254,6 +254,8 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
     return PropertyResult(prop.name, Status.PASSED, examples)
 
 
+_STOPPED = ("the target stopped answering (timeout): the run ends here, and this case is reported as found, "
+            "not minimized")
 MAX_FAULTS_WHILE_MINIMIZING = 50
 """Adapter failures the minimizer may provoke before it stops and keeps what it has: each
 one can cost a process restart."""
@@ -265,17 +267,17 @@ def _settle(prop: Property, ctx: CheckContext, scenario: Scenario, found: CaseFa
     at once; one that fails the same way when asked again is minimized; one that does not
     is reported as nondeterministic (and, for an adapter fault, ends the run)."""
     if isinstance(found, TargetCrashed) and found.stopped_answering:
-        ctx.stopped = f"{prop.name}: {found.what}"
-        return _failed(prop, ctx, (scenario, found), examples)
+        ctx.stopped = f"the target stopped answering in {prop.name}"
+        return attrs.evolve(_failed(prop, ctx, (scenario, found), examples), reason=_STOPPED)
     again = _outcome(prop, CheckContext(ctx.make_target, ctx.caps), scenario)
     if isinstance(again, TargetCrashed) and again.stopped_answering:
-        ctx.stopped = f"{prop.name}: {again.what}"
-        return _failed(prop, ctx, (scenario, again), examples)
+        ctx.stopped = f"the target stopped answering in {prop.name}"
+        return attrs.evolve(_failed(prop, ctx, (scenario, again), examples), reason=_STOPPED)
     if again is None or _anomaly(again) != _anomaly(found):
         then = "answered correctly" if again is None else f"failed differently ({_anomaly(again)})"
         failed = _failed(prop, ctx, (scenario, found), examples)
         if isinstance(found, TargetCrashed):
-            ctx.stopped = f"{prop.name}: the adapter failed intermittently"
+            ctx.stopped = f"the target failed intermittently in {prop.name}"
         return attrs.evolve(failed, reason=f"nondeterministic target: the case failed once ({_anomaly(found)}), and when "
                                    f"asked again the target {then}")
     return _failed(prop, ctx, _minimal(prop, ctx, scenario, found), examples)
@@ -311,7 +313,7 @@ def _minimal(prop: Property, ctx: CheckContext, scenario: Scenario,
         if isinstance(exc, TargetCrashed):
             faults += 1
             if exc.stopped_answering:
-                ctx.stopped = f"{prop.name} (while minimizing): {exc.what}"
+                ctx.stopped = f"the target stopped answering in {prop.name} (while the case was minimized)"
                 return False
         return exc is not None and _anomaly(exc) == anomaly
 

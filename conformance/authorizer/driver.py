@@ -10,6 +10,7 @@ from typing import TypeVar
 import attrs
 
 from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest
+from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
@@ -55,6 +56,7 @@ class TargetCrashed(AssertionError):
 
 def guarded(what: str, fn: Callable[[], T]) -> T:
     """Run one call into the target; turn crashes into TargetCrashed with context."""
+    raise_if_stopping()
     try:
         return fn()
     except (KafkaException, CaseFailed, TargetCrashed):

@@ -16,6 +16,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator
+from typing import Any
 
 __all__ = [
     "EXIT_BUG",
@@ -49,8 +50,12 @@ class UsageError(Exception):
         return f"{text}; {self.remedy}" if self.remedy else text
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised in the main thread so that every ``finally`` of the run stops its processes."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that every ``finally`` of the run stops its processes.
+
+    A KeyboardInterrupt, because everything that lets Ctrl-C through must let this through
+    (Hypothesis turns any other BaseException raised while it draws into a flaky-strategy
+    error)."""
 
 
 def abbreviate(text: str, limit: int = 300) -> str:
@@ -79,36 +84,60 @@ def user_errors() -> tuple[type[BaseException], ...]:
 
 
 @contextlib.contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """While the CLI runs, SIGTERM raises :class:`Terminated` (only the main thread can install it)."""
-    def handler(signum: int, frame: object) -> None:
-        raise Terminated()
+def _signals_raise() -> Iterator[None]:
+    """While the CLI runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt, and
+    each is also recorded (:func:`~kafka_conformance.adapters.reaper.request_stop`), so that
+    one swallowed where Python cannot deliver it is raised again at the run's next step.
+    SIGINT is left alone where it is ignored (a background job, nohup)."""
+    from kafka_conformance.adapters import reaper
 
+    def handler(signum: int, frame: object) -> None:
+        kind: type[BaseException] = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        reaper.request_stop(kind)
+        raise kind()
+
+    def unraisable(info: Any) -> None:
+        # A signal's exception raised inside a garbage-collector callback cannot propagate;
+        # it was recorded and is raised again at the next step, so it is not printed here.
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            return
+        previous_hook(info)
+
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = unraisable
+    installed = []
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread: leave the default
-        yield
-        return
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            previous = signal.getsignal(sig)
+            if sig == signal.SIGINT and previous == signal.SIG_IGN:
+                continue
+            signal.signal(sig, handler)
+            installed.append((sig, previous))
+    except ValueError:  # not the main thread: leave the defaults
+        pass
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, previous in installed:
+            signal.signal(sig, previous)
+        sys.unraisablehook = previous_hook
+        reaper.clear_stop()
 
 
 def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: None) -> int:
     """Run one CLI command; map every way it can end to a message and an exit code."""
     try:
-        with _sigterm_raises():
+        with _signals_raise():
             try:
                 return run()
             finally:
                 cleanup()
-    except KeyboardInterrupt:
-        _say("interrupted; every process the run started was stopped")
-        return EXIT_INTERRUPTED
     except Terminated:
         _say("terminated; every process the run started was stopped")
         return EXIT_TERMINATED
+    except KeyboardInterrupt:
+        _say("interrupted; every process the run started was stopped")
+        return EXIT_INTERRUPTED
     except Exception as exc:
         if isinstance(exc, user_errors()):
             _say(abbreviate(exc.render() if isinstance(exc, UsageError) else str(exc), 2000))

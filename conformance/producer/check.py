@@ -26,6 +26,7 @@ from typing import Any
 import attrs
 
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
+from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.producer.clients import MODEL, ClientSpecError, delivery_config_for, resolve_client
 from kafka_conformance.producer.engines import BrokerSpecError, open_broker, parse_broker
 from kafka_conformance.producer.report import ProducerReport, RunResult, RunStatus, status_of
@@ -246,6 +247,7 @@ def _generate(
     errors: list[str] = []
 
     def run_once(trace: ProducerTrace) -> None:
+        raise_if_stopping()  # a stop signal lost inside Hypothesis is raised here
         result = cache.get(trace)
         if result is None:
             if budget["fresh"] >= budget["limit"]:
