@@ -90,7 +90,7 @@ def _with_alarm(fn: Callable[[], T], seconds: float, what: str) -> T:
 
 
 def _with_thread(fn: Callable[[], T], seconds: float, what: str) -> T:
-    box: list[Any] = []
+    box: list[T] = []
     failure: list[BaseException] = []
 
     def run() -> None:
@@ -106,7 +106,7 @@ def _with_thread(fn: Callable[[], T], seconds: float, what: str) -> T:
         raise _timeout_error(what, seconds)
     if failure:
         raise failure[0]
-    return box[0]  # type: ignore[no-any-return]
+    return box[0]
 
 
 class TimedAdapter:

@@ -116,12 +116,12 @@ class _CountingLoader(yaml.SafeLoader):
     aliases = 0
     source = "<yaml>"
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:  # type: ignore[override]
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
             self.aliases += 1
             if self.aliases > MAX_YAML_ALIASES:
                 raise BoundsError(self.source, f"more than {MAX_YAML_ALIASES} YAML aliases")
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        return super().compose_node(parent, index)
 
 
 def compose_yaml(text: str, source: str) -> tuple[yaml.SafeLoader, yaml.Node | None]:

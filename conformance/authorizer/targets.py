@@ -72,9 +72,9 @@ def close_targets() -> None:
     it too, as a last resort."""
     if "kafka_conformance.adapters.jsonlines.adapter" in sys.modules:
         sys.modules["kafka_conformance.adapters.jsonlines.adapter"].close_shared_sessions()
-    jvm = sys.modules.get("kafka_conformance.adapters.jvm.adapter")
-    if jvm is not None and hasattr(jvm, "close_shared"):
-        jvm.close_shared()
+    jvm = sys.modules.get("kafka_conformance.adapters.jvm.session")  # jvm: and kafka: targets alike
+    if jvm is not None and hasattr(jvm, "close_shared_sessions"):
+        jvm.close_shared_sessions()
 
 
 def builtin_targets() -> list[tuple[str, str, bool]]:
@@ -206,7 +206,7 @@ def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> T
     """Check the adapter the factory makes, and bound every call into the adapters it will make."""
     def timed() -> AuthorizerUnderTest:
         made = call_within(factory, timeout, f"target {spec!r}: the factory")
-        return made if isinstance(made, ReferenceTarget) else TimedAdapter(made, timeout)  # type: ignore[return-value]
+        return made if isinstance(made, ReferenceTarget) else TimedAdapter(made, timeout)
 
     try:
         sample = call_within(factory, timeout, "the factory")

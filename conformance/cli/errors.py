@@ -12,6 +12,8 @@ so, with exit code 3 so that no script mistakes it for a verdict.
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
 import signal
 import sys
 import traceback
@@ -94,6 +96,10 @@ def _signals_raise() -> Iterator[None]:
     def handler(signum: int, frame: object) -> None:
         kind: type[BaseException] = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
         reaper.request_stop(kind)
+        # py4j logs the interrupted call, and every call after the JVM is stopped, with a
+        # traceback: noise once the user asked the run to stop (and the process ends soon).
+        logging.getLogger().addFilter(_quiet_py4j)
+        logging.getLogger("py4j").setLevel(logging.CRITICAL + 1)
         raise kind()
 
     def unraisable(info: Any) -> None:
@@ -122,6 +128,10 @@ def _signals_raise() -> Iterator[None]:
             signal.signal(sig, previous)
         sys.unraisablehook = previous_hook
         reaper.clear_stop()
+
+
+def _quiet_py4j(record: logging.LogRecord) -> bool:
+    return f"{os.sep}py4j{os.sep}" not in record.pathname
 
 
 def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: None) -> int:

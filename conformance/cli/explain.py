@@ -114,8 +114,8 @@ def _read_properties(path: Path) -> dict[str, str]:
     except UnicodeDecodeError as exc:
         # Kafka reads properties files with Properties.load(InputStream), as ISO-8859-1: bytes that
         # are not UTF-8 mean one thing to the file's author and another to Kafka, so neither is guessed.
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise UsageError(f"not valid UTF-8 (byte {exc.start})", where=f"{path}:{line}",
+        at_line = raw.count(b"\n", 0, exc.start) + 1
+        raise UsageError(f"not valid UTF-8 (byte {exc.start})", where=f"{path}:{at_line}",
                          remedy="save the file as UTF-8") from None
     lines = text.splitlines()
     props = {}

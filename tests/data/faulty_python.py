@@ -10,7 +10,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "python_authorizer"))
 
-from my_authorizer import MyAuthorizerAdapter, factory  # noqa: E402
+from my_authorizer import MyAuthorizerAdapter, factory
 
 CALLS = [0]
 

@@ -9,56 +9,29 @@ subprocess timeouts below only stop a hung test; they assert nothing about speed
 
 from __future__ import annotations
 
-import os
-import random
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from kafka_conformance.adapters.reaper import stop_tagged, tagged
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from killing import ROOT, left_behind, start, stop_at_random
 
-ROOT = Path(__file__).resolve().parents[2]
 FAULTY = ROOT / "tests" / "data" / "subprocess" / "faulty_server.py"
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
 
 
 def _start(argv: list[str], tmp_path: Path, marker: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "KC_TEST_MARKER": marker, "FAULTY_HELPER_PIDS": str(tmp_path / "helpers"),
-           "PYTHONPATH": f"{ROOT / 'tests' / 'data'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", "NO_COLOR": "1"}
-    env.pop("KAFKA_CONFORMANCE_CMD_TIMEOUT", None)
-    # A shell starts background jobs with SIGINT ignored, and Python keeps it so: the kit
-    # must be started the way a terminal starts it, with Ctrl-C delivered.
-    return subprocess.Popen([sys.executable, "-m", "kafka_conformance.cli.main", *argv], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-
-
-def _left_behind(marker: str) -> list[int]:
-    deadline = time.monotonic() + 5  # a killed process may take a moment to be reaped by init
-    while True:
-        left = tagged("KC_TEST_MARKER", marker)
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.1)
+    return start(argv, tmp_path, marker, {"FAULTY_HELPER_PIDS": str(tmp_path / "helpers")})
 
 
 def _helper_started(tmp_path: Path) -> bool:
     helpers = tmp_path / "helpers"
     return helpers.exists() and bool(helpers.read_text().strip())
-
-
-def _wait_for_helper(tmp_path: Path, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 60
-    while not _helper_started(tmp_path):
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "the adapter never started its helper"
-        time.sleep(0.05)
 
 
 HELPER_TARGET = f"cmd:{sys.executable} {FAULTY} helper"
@@ -67,22 +40,13 @@ HELPER_TARGET = f"cmd:{sys.executable} {FAULTY} helper"
 @pytest.mark.parametrize(("sig", "code", "says"), [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
 @pytest.mark.parametrize("attempt", range(4))
 def test_a_run_stopped_at_a_random_moment_leaves_nothing(tmp_path: Path, sig: int, code: int, says: str, attempt: int) -> None:
-    marker = uuid.uuid4().hex
-    proc = _start(["check", "authorizer", "--target", HELPER_TARGET, "--max-examples", "2000", "--seed", str(attempt)],
-                  tmp_path, marker)
-    try:
-        _wait_for_helper(tmp_path, proc)
-        time.sleep(random.Random(attempt).uniform(0.0, 2.0))
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-            stop_tagged("KC_TEST_MARKER", marker)  # the kit was killed: clean up after it, then fail
-    assert proc.returncode == code, out + err
+    returncode, out, err, left = stop_at_random(
+        ["check", "authorizer", "--target", HELPER_TARGET, "--max-examples", "2000", "--seed", str(attempt)],
+        tmp_path, sig, seed=attempt, ready=lambda marker: lambda: _helper_started(tmp_path),
+        extra_env={"FAULTY_HELPER_PIDS": str(tmp_path / "helpers")})
+    assert returncode == code, out + err
     assert says in err and "Traceback" not in err, err
-    assert _left_behind(marker) == []
+    assert left == []
 
 
 def test_a_run_that_ends_normally_stops_the_helper_its_adapter_started(tmp_path: Path) -> None:
@@ -92,7 +56,7 @@ def test_a_run_that_ends_normally_stops_the_helper_its_adapter_started(tmp_path:
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, out + err
     assert _helper_started(tmp_path)
-    assert _left_behind(marker) == []
+    assert left_behind(marker) == []
 
 
 def test_a_hung_in_process_target_is_interrupted_and_the_run_ends(tmp_path: Path) -> None:
@@ -114,7 +78,7 @@ def test_a_silent_subprocess_adapter_ends_the_run_with_an_adapter_error(tmp_path
     assert proc.returncode == 1, out + err
     assert "no response within 1 s" in out and "SKIPPED" in out
     assert "verdict: error" in out
-    assert _left_behind(marker) == []
+    assert left_behind(marker) == []
 
 
 def test_a_crashing_subprocess_adapter_is_reported_with_its_exit_code_and_stderr(tmp_path: Path) -> None:
@@ -125,4 +89,4 @@ def test_a_crashing_subprocess_adapter_is_reported_with_its_exit_code_and_stderr
     assert proc.returncode == 1, out + err
     assert "exited with code 3" in out and "crashing on purpose" in out
     assert "differently on replay" not in out + err
-    assert _left_behind(marker) == []
+    assert left_behind(marker) == []

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "examples" / "python_subprocess"))
 
-from my_authorizer_server import KafkaStyle, Server  # noqa: E402
+from my_authorizer_server import KafkaStyle, Server
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 3
