@@ -6,7 +6,7 @@ to stop, and without this module the kit would wait for it for ever.  So every
 call into an in-process target goes through :func:`call_within`:
 
 * in the main thread (the CLI, pytest, a Spark worker), a ``SIGALRM`` timer
-  interrupts the call where it hangs: it costs about 2 µs a call, and the stuck
+  interrupts the call where it hangs: it costs about 5 µs a call, and the stuck
   code really stops.  The interruption is a ``BaseException``, so an
   ``except Exception`` in the target cannot swallow it; a target that swallows
   even that still has its late answer refused.
@@ -51,40 +51,58 @@ def check_timeout(value: object, where: str = "timeout") -> float:
 
 
 def _timeout_error(what: str, seconds: float) -> AdapterError:
+    what = what if " " in what or what.endswith(")") else f"{what}()"
     return AdapterError("timeout", f"{what} gave no answer within {seconds:g} s (the --timeout); "
                                    "the kit gave up on the target, whose state is now unknown")
 
 
-def call_within(fn: Callable[[], T], seconds: float, what: str) -> T:
-    """``fn()``, or ``AdapterError("timeout")`` once ``seconds`` have passed."""
-    if (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-            and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
-            and signal.getitimer(signal.ITIMER_REAL)[0] == 0):
-        return _with_alarm(fn, seconds, what)
-    return _with_thread(fn, seconds, what)
+def call_within(fn: Callable[..., T], seconds: float, what: str, *args: Any) -> T:
+    """``fn(*args)``, or ``AdapterError("timeout")`` once ``seconds`` have passed."""
+    if _alarm_usable():
+        return _with_alarm(fn, seconds, what, args)
+    return _with_thread(lambda: fn(*args), seconds, what)
 
 
-def _with_alarm(fn: Callable[[], T], seconds: float, what: str) -> T:
-    state = {"armed": True, "fired": False}
+_ALARM = {"armed": False, "fired": False}
+_MAIN_THREAD = threading.main_thread().ident
 
-    def expire(signum: int, frame: object) -> None:
-        state["fired"] = True
-        if state["armed"]:
-            raise _Expired()
 
-    previous = signal.signal(signal.SIGALRM, expire)
+def _expire(signum: int, frame: object) -> None:
+    """The kit's SIGALRM handler, installed once: it acts only while a call is timed."""
+    if _ALARM["armed"]:
+        _ALARM["armed"] = False
+        _ALARM["fired"] = True
+        raise _Expired()
+
+
+def _alarm_usable() -> bool:
+    """In the main thread, with SIGALRM either ours or unused (no handler, no timer armed)."""
+    if threading.get_ident() != _MAIN_THREAD or not hasattr(signal, "setitimer"):
+        return False
+    current = signal.getsignal(signal.SIGALRM)
+    if current is _expire:
+        return True
+    if current in (signal.SIG_DFL, None) and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+        signal.signal(signal.SIGALRM, _expire)
+        return True
+    return False
+
+
+def _with_alarm(fn: Callable[..., T], seconds: float, what: str, args: tuple[Any, ...]) -> T:
+    if _ALARM["armed"]:  # a timed call inside a timed call: the outer bound holds
+        return fn(*args)
+    _ALARM["fired"] = False
+    _ALARM["armed"] = True
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            result = fn()
+            result = fn(*args)
         finally:
-            state["armed"] = False
+            _ALARM["armed"] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Expired:
         raise _timeout_error(what, seconds) from None
-    finally:
-        signal.signal(signal.SIGALRM, previous)
-    if state["fired"]:  # the target swallowed the interruption and answered late
+    if _ALARM["fired"]:  # the target swallowed the interruption and answered late
         raise _timeout_error(what, seconds)
     return result
 
@@ -120,9 +138,8 @@ class TimedAdapter:
     def _call(self, name: str, *args: Any) -> Any:
         if self._stuck is not None:
             raise AdapterError("timeout", f"{name}() not called: {self._stuck}() gave no answer earlier")
-        method = getattr(self._inner, name)
         try:
-            return call_within(lambda: method(*args), self._timeout, f"{name}()")
+            return call_within(getattr(self._inner, name), self._timeout, name, *args)
         except AdapterError as exc:
             if exc.kind == "timeout":
                 self._stuck = name
