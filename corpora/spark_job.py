@@ -91,7 +91,12 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
         "spark.python.worker.reuse": "true",
     }.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    try:
+        session = builder.getOrCreate()
+    except Exception as exc:  # a py4j error from the JVM: say what it means, not the Java stack
+        first = str(exc).strip().splitlines()
+        reason = next((line for line in first if "Exception" in line), first[0] if first else type(exc).__name__)
+        raise ValueError(f"Spark could not start a session with master {master!r}: {reason[:300]}") from None
     session.sparkContext.setLogLevel("ERROR")
     return session
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
-from kafka_conformance.cli.fuzz import _positive, master_url
+from kafka_conformance.cli.fuzz import _positive, _reachable_master, master_url
 
 __all__ = ["add_arguments", "run"]
 
@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
                 import pyspark  # noqa: F401
             except ImportError:
                 raise ValueError("pyspark is not installed: pip install 'kafka-conformance[spark]', or drop --master") from None
+            _reachable_master(args.master)
             from kafka_conformance.corpora.spark_job import generate_on_spark
 
             generate_on_spark(str(args.out.resolve()), spec, master=args.master, partitions=args.partitions)

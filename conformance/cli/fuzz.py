@@ -29,6 +29,23 @@ _MASTER = re.compile(r"^(local(\[(\*|[1-9]\d{0,3})(,[1-9]\d{0,3})?\])?|spark://[
                      r"|yarn|k8s://\S+|mesos://\S+)$")
 
 
+def _reachable_master(master: str) -> None:
+    """A ``spark://`` master that nothing listens at fails inside Spark after a minute of
+    retries; one connection attempt per host says so at once."""
+    import socket
+
+    if not master.startswith("spark://"):
+        return
+    for address in master.removeprefix("spark://").split(","):
+        host, _, port = address.rpartition(":")
+        try:
+            with socket.create_connection((host, int(port)), timeout=5):
+                return
+        except OSError:
+            continue
+    raise UsageError(f"nothing answers at {master}", where="--master", remedy="start the Spark master, or fix the URL")
+
+
 def master_url(text: str) -> str:
     """An argparse type: a Spark master URL Spark itself would accept, checked before Spark starts
     (a bogus one otherwise fails inside spark-submit with a JVM stack trace)."""
@@ -111,6 +128,7 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
                 import pyspark  # noqa: F401
             except ImportError:
                 return _error("pyspark is not installed: pip install 'kafka-conformance[spark]', or use --no-spark")
+            _reachable_master(args.master)
         try:
             summary = run_campaign(spec, master=None if args.no_spark else args.master,
                                    partitions=args.partitions, progress=_progress, spark=spark)

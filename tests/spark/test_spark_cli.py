@@ -31,3 +31,12 @@ def test_fuzz_starts_and_stops_its_own_local_session(tmp_path: Path) -> None:
     assert summary["executor"] == "Spark local[2,4]" and summary["verdicts"] == {"pass": 300}
     assert summary["startup_s"] > 0 and "CONFORMS" in done.stdout
     assert len(list((tmp_path / "run" / "verdicts").glob("shard-*.parquet"))) == 3
+
+
+@pytest.mark.parametrize(("command", "master"), [("fuzz", "spark://127.0.0.1:1"), ("corpus", "spark://127.0.0.1:1,127.0.0.1:2")])
+def test_a_master_nothing_answers_at_is_a_usage_error_at_once(tmp_path: Path, command: str, master: str) -> None:
+    pytest.importorskip("pyspark")
+    from kafka_conformance.cli.main import main
+
+    argv = (["fuzz", "--target", "reference", "--cases", "10"] if command == "fuzz" else ["corpus", "generate", "--cases", "10"])
+    assert main([*argv, "--out", str(tmp_path / "out"), "--master", master]) == 2
