@@ -122,7 +122,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             try:
                 resolved[spec] = resolve_target(
                     spec, kafka_version=_option(config, "kafka-version"), flavour=_option(config, "flavour"),
-                    timeout=_option(config, "timeout"),  # type: ignore[arg-type]
+                    timeout=_option(config, "timeout"),
                 )
             except TargetError as exc:
                 raise pytest.UsageError(str(exc)) from exc

@@ -18,6 +18,12 @@ __all__ = [
 ]
 
 
+def _shown(value: object, limit: int = 200) -> str:
+    """``repr(value)``, abbreviated: a message never echoes a large input back."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 30]}... ({len(text)} characters)"
+
+
 class KafkaException(Exception):
     """Base class for errors that model an exception a Kafka component throws."""
 
@@ -35,7 +41,7 @@ class AclValueError(KafkaException, ValueError):
         self.field = field
         self.value = value
         self.reason = reason
-        super().__init__(f"invalid {field} {value!r}: {reason}")
+        super().__init__(f"invalid {field} {_shown(value)}: {reason}")
 
 
 class ConfigError(KafkaException, ValueError):
@@ -48,7 +54,7 @@ class ConfigError(KafkaException, ValueError):
         self.key = key
         self.value = value
         self.reason = reason
-        super().__init__(f"invalid value {value!r} for configuration {key}: {reason}")
+        super().__init__(f"invalid value {_shown(value)} for configuration {key}: {reason}")
 
 
 class AuthorizerConfigError(ConfigError):

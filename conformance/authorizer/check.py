@@ -82,7 +82,7 @@ def check_authorizer(
         raise TargetError(f"max_examples must be 1 to {MAX_EXAMPLES} per property, got {max_examples}; "
                           "for larger campaigns use 'kafka-conformance fuzz --cases N'")
     resolved = target if isinstance(target, Target) else resolve_target(
-        target, kafka_version=kafka_version, flavour=flavour, timeout=timeout  # type: ignore[arg-type]
+        target, kafka_version=kafka_version, flavour=flavour, timeout=timeout
     )
     selected = _select(properties)
     caps = resolved.capabilities

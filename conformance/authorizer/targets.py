@@ -96,7 +96,7 @@ def builtin_targets() -> list[tuple[str, str, bool]]:
 
 def resolve_target(
     spec: str, *, kafka_version: str | None = None, flavour: str | None = None,
-    timeout: float | None = None,
+    timeout: float | str | None = None,
 ) -> Target:
     """Turn a spec string into a :class:`Target`, or raise TargetError naming the problem.
 
@@ -139,9 +139,11 @@ def resolve_target(
 
 
 def _no_contradiction(spec: str, kind: str, rest: str, kafka_version: str | None, flavour: str | None) -> None:
-    """A release or flavour in the spec and another in the options: which one the user meant
-    cannot be guessed, so neither is."""
-    if kind not in ("reference", "reference-indexed", "kafka") or not rest:
+    """A release or flavour in a reference spec and another in the options: which one the user
+    meant cannot be guessed, so neither is.  (``kafka:3.3.1`` with ``--kafka-version 3.4.0``
+    is no contradiction: the spec picks Kafka's classes, the option the semantics they are
+    held to, which is how KAFKA-14435 shows.)"""
+    if kind not in ("reference", "reference-indexed") or not rest:
         return
     parts = [p for p in rest.split(":") if p]
     if kafka_version is not None and parts and known_release(parts[0]) != known_release(kafka_version):

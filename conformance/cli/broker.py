@@ -32,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-rounds", type=types.count(1, 100, "rounds"), default=6,
                         help="rounds, each looking for one more distinct anomaly (default: %(default)s)")
     parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
+    parser.add_argument("--timeout", type=types.seconds, default=10.0,
+                        help="seconds the broker may take to answer one request (default: %(default)s)")
     parser.add_argument("--table", action="store_true", help="also run and print the named probe table")
     parser.add_argument("--json", type=Path, dest="json_path", metavar="FILE", help="write the report as JSON")
     parser.add_argument("--junit", type=Path, dest="junit_path", metavar="FILE", help="write the report as JUnit XML")
@@ -61,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = check_broker(
             args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
+            timeout_s=args.timeout,
             failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
             on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() else None,
         )

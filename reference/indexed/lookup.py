@@ -145,7 +145,12 @@ def shadowed_groups(index: TypeIndex, name: str) -> list[list[Bucket]]:
     starred = name.startswith(WILDCARD_RESOURCE)
     if starred or WILDCARD_RESOURCE not in index.prefixed:
         # The second pass (the wildcard lookup) starts at ('*', LITERAL) and walks on below '*':
-        # it adds the prefixes of the name the first pass was stopped before.
+        # it adds the prefixes of the name the first pass was stopped before, beginning with
+        # the PREFIXED '*' ACLs themselves when the name starts with '*' (its LITERAL '*'
+        # entries are only the name's own when the name is '*', which the first pass visits).
+        star = index.prefixed.get(WILDCARD_RESOURCE)
+        if starred and star is not None and WILDCARD_RESOURCE not in visited:
+            groups.append([star])
         at = bisect.bisect_left(keys, _java_order(WILDCARD_RESOURCE)) - 1
         while at >= 0:
             candidate = names[at]

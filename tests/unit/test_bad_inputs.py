@@ -76,6 +76,9 @@ def _files(root: Path) -> None:
     write("props/latin1.properties", b"acks=\xe9\n")
     write("props/no-equals.properties", "acks\n")
     write("props/binary.properties", bytes(range(256)))
+    write("syntax_error_target.py", "def factory(:\n")
+    write("raising_target.py", "raise RuntimeError('broken at import')\n")
+    write("acl/huge-principal.json", json.dumps({"acls": [{**acl, "principal": "x" * 2_000_000}]}))
 
 
 def _families(d: Path) -> Iterator[Bad]:
@@ -134,6 +137,7 @@ def _families(d: Path) -> Iterator[Bad]:
     for value in ("0", "-1", "inf", "nan", "soon", "1e9"):
         yield Bad(f"timeout-check-{value}", ("check", "authorizer", "--target", "reference", "--timeout", value), "timeout")
         yield Bad(f"timeout-replay-{value}", ("replay", f(d / "case/list.json"), "--timeout", value), "timeout")
+        yield Bad(f"timeout-broker-{value}", ("check", "broker", "--target", "test-broker", "--timeout", value), "timeout")
     seed_places = {
         "authorizer": ("check", "authorizer", "--target", "reference", "--seed", "{}"),
         "producer": ("check", "producer", "--client", "model", "--seed", "{}"),
@@ -156,6 +160,7 @@ def _families(d: Path) -> Iterator[Bad]:
         "any-pattern": ("acl/any-pattern.json", "pattern_type"), "truncated": ("acl/truncated.json", "invalid JSON"),
         "dup-key": ("acl/dup-key.json", "duplicate key"), "super-users": ("acl/bad-super-users.json", "bad-super-users.json"),
         "garbage": ("acl/garbage.txt", "garbage.txt"),
+        "huge-principal": ("acl/huge-principal.json", "characters"),
     }
     for name, (path, says) in acl_files.items():
         yield Bad(f"aclfile-{name}", ("explain", f(d / path), *EXPLAIN_Q), says)
@@ -246,6 +251,8 @@ def _families(d: Path) -> Iterator[Bad]:
         "reference-version": ("reference:banana", "MAJOR.MINOR"),
         "reference-acl-4x": ("reference:4.1.0:acl", "removed in 4.0.0"),
         "kafka-unknown": ("kafka:9.9.9", "9.9.9"), "kafka-banana": ("kafka:banana", "banana"),
+        "python-syntax-error": ("python:syntax_error_target:factory", "syntax error"),
+        "python-raises-at-import": ("python:raising_target:factory", "broken at import"),
     }
     for name, (spec, says) in specs.items():
         yield Bad(f"target-{name}", ("check", "authorizer", "--target", spec), says)
@@ -256,7 +263,7 @@ def _families(d: Path) -> Iterator[Bad]:
     conflicts = {
         "release": (("--target", "reference:3.9.0", "--kafka-version", "3.6.2"), "give the release once"),
         "flavour": (("--target", "reference:3.9.0:acl", "--flavour", "standard"), "give the flavour once"),
-        "kafka-release": (("--target", "kafka:3.9.1:acl", "--kafka-version", "3.6.2"), "give the release once"),
+        "indexed-release": (("--target", "reference-indexed:3.9.0", "--kafka-version", "3.6.2"), "give the release once"),
     }
     for name, (argv, says) in conflicts.items():
         yield Bad(f"conflict-{name}", ("check", "authorizer", *argv), says)
@@ -286,6 +293,9 @@ def _families(d: Path) -> Iterator[Bad]:
         "authorizer-property": (("check", "authorizer", "--target", "reference", "--property", "bogus"), "bogus"),
         "authorizer-flavour": (("check", "authorizer", "--target", "reference", "--flavour", "zk"), "zk"),
         "unknown-command": (("frobnicate",), "frobnicate"),
+        "targets-option": (("targets", "--bogus"), "--bogus"),
+        "versions-release": (("kafka-versions", "kafka:9.9.9"), "9.9.9"),
+        "explain-huge-principal": (("explain", f(d / "ok.yaml"), *EXPLAIN_Q[2:], "--principal", "x" * 1_000_000), "characters"),
         "no-command": ((), None),
         "check-no-suite": (("check",), None),
         "explain-no-file": (("explain",), None),

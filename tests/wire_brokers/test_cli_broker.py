@@ -1,8 +1,7 @@
-"""``check broker`` as the CLI runs it (through cli_broker's own parser until the lead wires it in)."""
+"""``check broker`` as the CLI runs it, through ``main`` and its one error path."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -10,12 +9,12 @@ import pytest
 
 from kafka_conformance.adapters.brokers.launchers import RunningBroker
 from kafka_conformance.cli import broker as cli_broker
+from kafka_conformance.cli.main import main
 
 
 def _run(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="kafka-conformance check broker")
-    cli_broker.add_arguments(parser)
-    return cli_broker.run(parser.parse_args(list(argv)))
+    """``kafka-conformance check broker ARGV``, through the CLI's one error path."""
+    return main(["check", "broker", *argv])
 
 
 def test_divergent_broker_exits_1_and_writes_reports(tmp_path: Path, tansu: RunningBroker, capsys: pytest.CaptureFixture[str]) -> None:

@@ -381,6 +381,9 @@ QUIRKS = {
         "DENY User:bob READ TOPIC * PREFIXED *",
     ],
     "walk-shadowed-prefix": ["ALLOW User:alice READ TOPIC f PREFIXED *", "ALLOW User:bob READ TOPIC fo LITERAL *"],
+    # The first walk from '*q' stops at '**'; the wildcard pass starts at '*' and finds the
+    # PREFIXED '*' (found by the kit's own suite in hostile mode, 2026-11-24).
+    "wildcard-pass-finds-prefixed-star": ["DENY User:bob READ TOPIC ** PREFIXED *", "ALLOW User:alice READ TOPIC * PREFIXED *"],
     # Unknown permissions: StandardAuthorizer denies, AclAuthorizer skips (even a bad principal).
     "unknown-permission": ["UNKNOWN User:alice READ TOPIC foo LITERAL *", "ALLOW User:alice READ TOPIC foo LITERAL *"],
     "unknown-permission-bad-principal": [
@@ -422,7 +425,7 @@ QUIRKS = {
     "probe-hardcode": ["ALLOW User:alice DESCRIBE TOPIC h PREFIXED *", "ALLOW User:bob READ TOPIC hardcode LITERAL *"],
     "implication": ["ALLOW User:alice ALTER_CONFIGS TOPIC * LITERAL *", "ALLOW User:alice WRITE TOPIC foo LITERAL *"],
 }
-QUIRK_NAMES = ["", "*", "f", "fo", "foo", "foobar", "fx", "hardcode", "x"]
+QUIRK_NAMES = ["", "*", "*q", "**x", "f", "fo", "foo", "foobar", "fx", "hardcode", "x"]
 QUIRK_OPS = (AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS, AclOperation.ALL)
 
 
