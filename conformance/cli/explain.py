@@ -77,10 +77,12 @@ def explain(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     except KafkaException as exc:  # the reference refusing the question the way Kafka would
         raise UsageError(f"Kafka's authorizer refuses this question: {exc}") from exc
-    print(f"{question} [{profile}]")
-    print(decision.explain())
+    # Names and principals can be megabytes long (a hostile ACL file): every line is abbreviated.
+    print(abbreviate(f"{question} [{profile}]", 1000))
+    for line in decision.explain().splitlines():
+        print(abbreviate(line, 1000))
     for note in notes:
-        print(f"note: {note}")
+        print(abbreviate(f"note: {note}", 1000))
     return EXIT_OK
 
 
