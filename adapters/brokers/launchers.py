@@ -171,6 +171,28 @@ def _wait_api_versions(host: str, port: int, timeout_s: float, process: BrokerPr
         time.sleep(0.05)
 
 
+def _wait_producer_ids(host: str, port: int, timeout_s: float, process: BrokerProcess) -> None:
+    """Until InitProducerId answers without error: a KRaft broker that answers ApiVersions may
+    still answer COORDINATOR_LOAD_IN_PROGRESS (14) while its controller hands out the first
+    block of producer ids, and the checks must not start before the broker can serve them."""
+    from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+
+    deadline = time.monotonic() + timeout_s
+    last = ""
+    while True:
+        try:
+            with WireClient(host, port, timeout_s=5.0) as client:
+                client.init_producer_id()
+                return
+        except WireError as exc:
+            last = str(exc)
+        if not process.running():
+            raise process.fail(f"exited before serving InitProducerId ({last})")
+        if time.monotonic() >= deadline:
+            raise process.fail(f"InitProducerId still failing after {timeout_s}s: {last}")
+        time.sleep(0.1)
+
+
 def _start_process(name: str, make_argv: Callable[[int, str], list[str]], version: str, timeout_s: float) -> _Started:
     """Start a broker on a fresh free port, retrying if a port race made it fail to bind."""
     last: BrokerStartError | None = None
@@ -295,15 +317,33 @@ def available() -> dict[str, Availability]:
     return out
 
 
+def start_kafka(version: str, timeout_s: float = READY_TIMEOUT_S) -> _Started:
+    """Apache Kafka's own broker of ``version`` (KRaft, one node), from fetched jars."""
+    from kafka_conformance.adapters.brokers.kafka_broker import START_TIMEOUT_S, start_kafka_broker
+
+    process, port, description = start_kafka_broker(version, max(timeout_s, START_TIMEOUT_S))
+    try:
+        _wait_api_versions("127.0.0.1", port, max(timeout_s, START_TIMEOUT_S), process)
+        _wait_producer_ids("127.0.0.1", port, max(timeout_s, START_TIMEOUT_S), process)
+        listening = process.check_loopback_only()
+    except BaseException:
+        process.stop()
+        raise
+    return _Started(f"kafka:{version}", "127.0.0.1", port, f"{version} (Apache Kafka, KRaft)", process.stop,
+                    listening, process.pid)
+
+
 @contextlib.contextmanager
 def start_broker(name: str, *, timeout_s: float = READY_TIMEOUT_S) -> Iterator[RunningBroker]:
     """Start the named broker (or connect to ``bootstrap:HOST:PORT``) and stop it when the block ends."""
     if name.startswith("bootstrap:"):
         broker = external_broker(name.split(":", 1)[1], timeout_s)
+    elif name.startswith("kafka:"):
+        broker = start_kafka(name.split(":", 1)[1], timeout_s)
     elif name in BROKERS:
         broker = BROKERS[name](timeout_s)
     else:
-        known = ", ".join([*BROKERS, "bootstrap:HOST:PORT"])
+        known = ", ".join([*BROKERS, "kafka:VERSION", "bootstrap:HOST:PORT"])
         raise ValueError(f"unknown broker {name!r}; known: {known}")
     try:
         yield broker

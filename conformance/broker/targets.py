@@ -61,12 +61,12 @@ class BrokerHandle:
 @contextlib.contextmanager
 def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     spec = name if arg is None else f"{name}:{arg}"
-    if arg is not None and name != "bootstrap":
+    if arg is not None and name not in ("bootstrap", "kafka"):
         raise BrokerTargetError(f"broker target {name!r} takes no argument (got {spec!r})")
     with contextlib.ExitStack() as stack:
         try:
             broker = stack.enter_context(start_broker(spec))
-        except (BrokerUnavailable, ValueError) as exc:
+        except (BrokerUnavailable, BrokerStartError, ValueError) as exc:
             raise BrokerTargetError(str(exc)) from exc
         yield BrokerHandle(spec, broker.host, broker.port, broker.describe())
 
@@ -93,6 +93,7 @@ BROKER_TARGETS: dict[str, Callable[[str, str | None], AbstractContextManager[Bro
     "noida": _real,
     "rdkafka-mock": _real,
     "bootstrap": _real,
+    "kafka": _real,
     "test-broker": _test_broker,
 }
 
@@ -125,6 +126,11 @@ def broker_targets_table() -> list[tuple[str, str, bool]]:
     out = []
     for name, avail in available().items():
         out.append((name, avail.reason if avail.ok else f"{avail.reason}", avail.ok))
+    from kafka_conformance.adapters.brokers.kafka_broker import KRAFT_RELEASES, kafka_broker_reason
+
+    ready = [v for v in KRAFT_RELEASES if kafka_broker_reason(str(v)) is None]
+    out.append(("kafka:VERSION", f"Apache Kafka's own broker, KRaft, {KRAFT_RELEASES[0]} to {KRAFT_RELEASES[-1]} "
+                f"({len(ready)} fetched here; kafka-conformance fetch kafka-broker:VERSION)", bool(ready)))
     out.append(("bootstrap:HOST:PORT", "a broker you already run", True))
     present = importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is not None
     what = "the kit's Python test broker" if present else "the Python test broker is not in this build"

@@ -42,8 +42,13 @@ def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
         elif name.startswith("kafka:"):
             release = parse_kafka_target(name[len("kafka:"):])
             chosen.append((release.spec, release.artifact))
+        elif name.startswith("kafka-broker:"):
+            from kafka_conformance.adapters.brokers.kafka_broker import _release, broker_artifact
+
+            chosen.append((name, broker_artifact(str(_release(name[len("kafka-broker:"):])))))
         else:
-            raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl] or kafka-clients")
+            raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl], kafka-broker:VERSION "
+                             "or kafka-clients")
     unique: dict[object, str] = {}
     for name, artifact in chosen:
         unique.setdefault(artifact, name)

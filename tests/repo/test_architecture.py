@@ -56,7 +56,7 @@ UNITS: dict[str, set[str]] = {
     "adapters.reference_adapter": {"reference.*", "adapters.protocol"},
     "adapters.jsonlines": {"reference.*", "adapters.protocol", "adapters.reaper", "adapters.timed"},
     "adapters.jvm": {"reference.*", "adapters.protocol", "adapters.reaper"},
-    "adapters.brokers": {"reference.*", "adapters.reaper"},
+    "adapters.brokers": {"reference.*", "adapters.reaper", "adapters.jvm"},
     "adapters.clients": {"reference.*", "adapters.jvm", "adapters.reaper"},
     # conformance: the three suites never import each other
     "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker"},

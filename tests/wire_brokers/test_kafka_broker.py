@@ -1,0 +1,70 @@
+"""Apache Kafka's own broker as a target (issue 16, first part): ``kafka:VERSION`` starts a
+one-node KRaft broker from the release's jars, on 127.0.0.1 only, and the broker suite
+holds it to the reference broker of the same release.  The gate runs one release
+(``tox -e wire`` fetches its jars first); ``docs/broker-conformance.md`` has the sweep."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
+from kafka_conformance.adapters.brokers.launchers import start_broker
+from kafka_conformance.adapters.brokers.wire_client import WireClient
+from kafka_conformance.broker.check import check_broker
+from kafka_conformance.broker.report import render_broker_text
+from kafka_conformance.cli.main import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from killing import left_behind, start  # noqa: E402
+
+RELEASE = "3.9.1"
+
+
+def _need(version: str) -> None:
+    reason = kafka_broker_reason(version)
+    if reason is not None:
+        pytest.skip(f"kafka:{version}: {reason}")
+
+
+def test_the_broker_listens_on_loopback_only_and_serves_producer_ids() -> None:
+    _need(RELEASE)
+    with start_broker(f"kafka:{RELEASE}") as broker:
+        assert broker.host == "127.0.0.1"
+        assert {address for address, _ in broker.listening} <= {"127.0.0.1", "::ffff:127.0.0.1"}  # type: ignore[attr-defined]
+        with WireClient(broker.host, broker.port) as client:
+            producer_id, epoch = client.init_producer_id()
+        assert producer_id >= 0 and epoch == 0
+
+
+def test_real_kafka_agrees_with_the_reference_broker_of_its_release() -> None:
+    _need(RELEASE)
+    report = check_broker(f"kafka:{RELEASE}", kafka_version=RELEASE, max_examples=20, max_rounds=1, seed=1, table=True)
+    assert report.exit_code == 0, render_broker_text(report)
+
+
+def test_nothing_outlives_a_broker_check(tmp_path: Path) -> None:
+    _need(RELEASE)
+    marker = "kafka-broker-" + tmp_path.name
+    proc = start(["check", "broker", "--target", f"kafka:{RELEASE}", "--kafka-version", RELEASE, "--max-examples", "5",
+                  "--max-rounds", "1", "--seed", "2"], tmp_path, marker)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out + err
+    assert left_behind(marker) == []
+
+
+@pytest.mark.parametrize(("target", "says"), [
+    ("kafka:2.8.2", "ZooKeeper-era"), ("kafka:9.9.9", "not a release"), ("kafka:3.9.7", "not a release"),
+])
+def test_a_release_the_kit_does_not_start_is_a_usage_error(target: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "broker", "--target", target, "--max-examples", "1"]) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_missing_jars_name_the_fetch_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("KAFKA_CONFORMANCE_JAR_CACHE", str(tmp_path / "empty"))
+    assert main(["check", "broker", "--target", f"kafka:{RELEASE}", "--max-examples", "1"]) == 2
+    assert f"kafka-conformance fetch kafka-broker:{RELEASE}" in capsys.readouterr().err
