@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import os
+import shutil
 import subprocess
 import tempfile
 import uuid
@@ -37,7 +38,7 @@ from kafka_conformance.adapters.jvm.session import jdk_tool
 from kafka_conformance.adapters.reaper import stop_tree, tagged_env
 from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES, KafkaVersion
 
-__all__ = ["KRAFT_RELEASES", "broker_artifact", "kafka_broker_reason", "start_kafka_broker"]
+__all__ = ["KRAFT_RELEASES", "broker_artifact", "kafka_broker_reason", "kraft_release", "start_kafka_broker"]
 
 KRAFT_FIRST = KafkaVersion(3, 3, 0)
 """KRaft production-ready (KIP-833); ZooKeeper-mode brokers are not started yet."""
@@ -52,7 +53,8 @@ def broker_artifact(version: str) -> Artifact:
     return Artifact("org.apache.kafka", "kafka_2.13", version)
 
 
-def _release(version: str) -> KafkaVersion:
+def kraft_release(version: str) -> KafkaVersion:
+    """``version`` as a release the kit starts KRaft brokers of; ValueError otherwise."""
     parsed = KafkaVersion.parse(version)
     if parsed not in KRAFT_RELEASES:
         first, last = KRAFT_RELEASES[0], KRAFT_RELEASES[-1]
@@ -63,7 +65,7 @@ def _release(version: str) -> KafkaVersion:
 
 def kafka_broker_reason(version: str) -> str | None:
     """Why ``kafka:VERSION`` cannot be started here (None: it can); starts nothing."""
-    release = _release(version)
+    release = kraft_release(version)
     if jdk_tool("java") is None:
         return "no Java runtime (java) on the PATH or under $JAVA_HOME"
     try:
@@ -129,7 +131,7 @@ def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> tupl
 
     The caller stops the process.  BrokerStartError when it cannot start (its output is
     quoted); ValueError for a release the kit does not start."""
-    release = _release(version)
+    release = kraft_release(version)
     reason = kafka_broker_reason(str(release))
     if reason is not None:
         raise BrokerStartError(f"kafka:{release}: {reason}")
@@ -146,8 +148,6 @@ def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> tupl
     try:
         _format(java, classpath, config, workdir)
     except BaseException:
-        import shutil
-
         shutil.rmtree(workdir, ignore_errors=True)
         raise
     argv = [java, "-Xmx512m", "-Xms64m", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",

@@ -321,7 +321,7 @@ def start_kafka(version: str, timeout_s: float = READY_TIMEOUT_S) -> _Started:
     """Apache Kafka's own broker of ``version`` (KRaft, one node), from fetched jars."""
     from kafka_conformance.adapters.brokers.kafka_broker import START_TIMEOUT_S, start_kafka_broker
 
-    process, port, description = start_kafka_broker(version, max(timeout_s, START_TIMEOUT_S))
+    process, port, _ = start_kafka_broker(version, max(timeout_s, START_TIMEOUT_S))
     try:
         _wait_api_versions("127.0.0.1", port, max(timeout_s, START_TIMEOUT_S), process)
         _wait_producer_ids("127.0.0.1", port, max(timeout_s, START_TIMEOUT_S), process)

@@ -43,9 +43,9 @@ def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
             release = parse_kafka_target(name[len("kafka:"):])
             chosen.append((release.spec, release.artifact))
         elif name.startswith("kafka-broker:"):
-            from kafka_conformance.adapters.brokers.kafka_broker import _release, broker_artifact
+            from kafka_conformance.adapters.brokers.kafka_broker import broker_artifact, kraft_release
 
-            chosen.append((name, broker_artifact(str(_release(name[len("kafka-broker:"):])))))
+            chosen.append((name, broker_artifact(str(kraft_release(name[len("kafka-broker:"):])))))
         else:
             raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl], kafka-broker:VERSION "
                              "or kafka-clients")

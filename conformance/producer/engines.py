@@ -34,6 +34,8 @@ __all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "WireBroker", "open_
 
 REAL_BROKERS = ("tansu", "noida", "rdkafka-mock")
 TEST_BROKER = "test-broker"
+KAFKA = "kafka"
+"""Apache Kafka's own broker of a release (``kafka:VERSION``, one KRaft node, from its jars)."""
 
 
 class BrokerSpecError(ValueError):
@@ -45,7 +47,8 @@ class BrokerSpec:
     kind: str
     """``test-broker`` or one of :data:`REAL_BROKERS`."""
     version: str | None = None
-    """For the test broker: the Kafka version it models (None: the trace's own)."""
+    """For the test broker: the Kafka version it models (None: the trace's own); for
+    ``kafka``: the release started."""
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.version}" if self.version else self.kind
@@ -57,7 +60,14 @@ def parse_broker(spec: str) -> BrokerSpec:
         return BrokerSpec(kind, version or None)
     if kind in REAL_BROKERS and not version:
         return BrokerSpec(kind)
-    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS])
+    if kind == KAFKA and version:
+        from kafka_conformance.adapters.brokers.kafka_broker import kraft_release
+
+        try:
+            return BrokerSpec(kind, str(kraft_release(version)))
+        except ValueError as exc:
+            raise BrokerSpecError(str(exc)) from None
+    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS, f"{KAFKA}:VERSION"])
     raise BrokerSpecError(f"unknown broker {spec!r}; known: {known}")
 
 
@@ -140,7 +150,7 @@ def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int
     if steps:
         raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} (the test broker can)")
     try:
-        with start_broker(spec.kind) as running:
+        with start_broker(str(spec)) as running:
             broker = _RealBroker(running.host, running.port, trace)
             broker.prepare()
             if not trace.plan.rules:

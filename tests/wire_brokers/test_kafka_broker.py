@@ -68,3 +68,20 @@ def test_missing_jars_name_the_fetch_command(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("KAFKA_CONFORMANCE_JAR_CACHE", str(tmp_path / "empty"))
     assert main(["check", "broker", "--target", f"kafka:{RELEASE}", "--max-examples", "1"]) == 2
     assert f"kafka-conformance fetch kafka-broker:{RELEASE}" in capsys.readouterr().err
+
+
+def test_a_producer_client_runs_against_real_kafka(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``check producer --broker kafka:VERSION``: generated traces through kafka-python against the
+    real broker; traces with cluster steps are refused (one node cannot fail over) and counted."""
+    _need(RELEASE)
+    pytest.importorskip("kafka")
+    code = main(["check", "producer", "--client", "kafka-python", "--broker", f"kafka:{RELEASE}", "--kafka-version", RELEASE,
+                 "--max-examples", "3", "--seed", "1", "--failures-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code in (0, 1), out
+    assert f"broker kafka:{RELEASE}" in out and "generated traces: 3 run" in out
+
+
+def test_an_unknown_kafka_broker_release_is_a_usage_error_for_producers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "producer", "--client", "model", "--broker", "kafka:2.4.1"]) == 2
+    assert "ZooKeeper-era" in capsys.readouterr().err
