@@ -3,26 +3,22 @@ exit codes 0/1/2 and clear errors."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from kafka_conformance.cli import corpus as cli_corpus
-from kafka_conformance.cli import fuzz as cli_fuzz
+from kafka_conformance.cli.main import main
 
 
 def _fuzz(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="kafka-conformance fuzz")
-    cli_fuzz.add_arguments(parser)
-    return cli_fuzz.run(parser.parse_args(list(argv)))
+    """``kafka-conformance fuzz ARGV`` through the CLI's one error path."""
+    return main(["fuzz", *argv])
 
 
 def _corpus(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="kafka-conformance corpus")
-    cli_corpus.add_arguments(parser)
-    return cli_corpus.run(parser.parse_args(list(argv)))
+    """``kafka-conformance corpus ARGV`` through the CLI's one error path."""
+    return main(["corpus", *argv])
 
 
 def test_fuzz_without_spark_conforms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
