@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "python_authorizer"))
 
-from my_authorizer import factory  # noqa: E402
+from my_authorizer import factory
 
-from kafka_conformance.adapters.timed import TimedAdapter, _with_thread  # noqa: E402
-from kafka_conformance.reference import (  # noqa: E402
+from kafka_conformance.adapters.timed import TimedAdapter, _with_thread
+from kafka_conformance.reference import (
     AclOperation,
     Action,
     RequestContext,

@@ -18,7 +18,7 @@ from kafka_conformance.broker.report import render_broker_text
 from kafka_conformance.cli.main import main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
-from killing import left_behind, start  # noqa: E402
+from killing import left_behind, start
 
 RELEASE = "3.9.1"
 
