@@ -102,10 +102,12 @@ def parse_broker_target(spec: str) -> tuple[str, str | None]:
     """(kind, argument) of a spec; a BrokerTargetError naming the known kinds if it is unknown."""
     name, sep, arg = spec.strip().partition(":")
     if name not in BROKER_TARGETS:
-        known = "tansu, noida, rdkafka-mock, bootstrap:HOST:PORT, test-broker[:VERSION]"
+        known = "tansu, noida, rdkafka-mock, kafka:VERSION, bootstrap:HOST:PORT, test-broker[:VERSION]"
         raise BrokerTargetError(f"unknown broker target {spec!r}; known: {known}")
     if name == "bootstrap" and not sep:
         raise BrokerTargetError("bootstrap needs an address: bootstrap:HOST:PORT")
+    if name == "kafka" and not arg:
+        raise BrokerTargetError("kafka needs a release: kafka:VERSION (3.3.0 to 4.4.0), e.g. kafka:4.3.1")
     return name, (arg if sep else None)
 
 

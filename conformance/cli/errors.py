@@ -143,10 +143,10 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
             finally:
                 cleanup()
     except Terminated:
-        _say("terminated; every process the run started was stopped")
+        _say("terminated; every process the run started was stopped", error=False)
         return EXIT_TERMINATED
     except KeyboardInterrupt:
-        _say("interrupted; every process the run started was stopped")
+        _say("interrupted; every process the run started was stopped", error=False)
         return EXIT_INTERRUPTED
     except Exception as exc:
         if isinstance(exc, user_errors()):
@@ -158,6 +158,5 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
         return EXIT_BUG
 
 
-def _say(message: str) -> None:
-    print(f"kafka-conformance: error: {message}" if not message.startswith(("interrupted", "terminated"))
-          else f"kafka-conformance: {message}", file=sys.stderr, flush=True)
+def _say(message: str, *, error: bool = True) -> None:
+    print(f"kafka-conformance: {'error: ' if error else ''}{message}", file=sys.stderr, flush=True)

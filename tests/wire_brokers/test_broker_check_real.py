@@ -102,7 +102,9 @@ def test_reports_render_the_same_findings(noida: RunningBroker) -> None:
 
 
 def test_unknown_target_is_a_target_error() -> None:
-    with pytest.raises(BrokerTargetError, match="unknown broker target 'kafka'"):
+    with pytest.raises(BrokerTargetError, match="unknown broker target 'redpanda'"):
+        check_broker("redpanda")
+    with pytest.raises(BrokerTargetError, match="kafka needs a release"):
         check_broker("kafka")
 
 
