@@ -53,9 +53,17 @@ def _describe(pid: int) -> str:
         return str(pid)
 
 
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def children_started(marker: str, what: str) -> Callable[[], bool]:
-    """True once a process whose command line contains ``what`` runs with the marker."""
-    return lambda: any(what in _describe(pid) for pid in tagged(MARKER, marker))
+    """True once a process whose whole command line contains ``what`` runs with the marker
+    (a JVM's main class comes after a classpath of thousands of characters)."""
+    return lambda: any(what in _cmdline(pid) for pid in tagged(MARKER, marker))
 
 
 def stop_at_random(argv: list[str], cwd: Path, sig: int, seed: int, ready: Callable[[str], Callable[[], bool]],
