@@ -12,7 +12,7 @@ kafka-broker:VERSION``), started as Kafka's scripts would, without the scripts:
    made here (base64url of 16 random bytes, as ``random-uuid`` makes them:
    starting a JVM for it cost 1 to 2 s);
 3. ``java -Xmx512m -XX:TieredStopAtLevel=1 -cp JARS kafka.Kafka server.properties``
-   (C1 only: a third faster start on 2 cores, the broker's work here is small).
+   (C1 only: a quicker start, and the broker's work here is small).
 
 No logging backend is on the classpath: Kafka then logs nowhere (SLF4J's no-op
 logger), and readiness comes from the broker itself: ApiVersions answered.  The

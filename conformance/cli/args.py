@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kafka_conformance.cli.errors import UsageError, abbreviate
 
-__all__ = ["abbreviate", "count", "idempotence_release", "output_dir", "output_file", "release", "seconds", "seed"]
+__all__ = ["count", "idempotence_release", "output_dir", "output_file", "release", "seconds", "seed"]
 
 
 def count(low: int, high: int, what: str = "a whole number") -> Callable[[str], int]:

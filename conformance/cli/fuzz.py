@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from kafka_conformance.cli import args as types
-from kafka_conformance.cli.errors import UsageError
+from kafka_conformance.cli.errors import UsageError, abbreviate
 
 __all__ = ["add_arguments", "master_url", "run"]
 
-EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
+EXIT_DIVERGED = 1
 
 
 _positive = types.count(1, 10**9, "a whole number")
@@ -50,7 +50,7 @@ def master_url(text: str) -> str:
     """An argparse type: a Spark master URL Spark itself would accept, checked before Spark starts
     (a bogus one otherwise fails inside spark-submit with a JVM stack trace)."""
     if not _MASTER.match(text.strip()):
-        raise argparse.ArgumentTypeError(f"not a Spark master URL: {types.abbreviate(text, 80)!r}; expected local, "
+        raise argparse.ArgumentTypeError(f"not a Spark master URL: {abbreviate(text, 80)!r}; expected local, "
                                          "local[N], local[*], spark://HOST:PORT, yarn or k8s://URL")
     return text.strip()
 
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
                                    partitions=args.partitions, progress=_progress, spark=spark)
         except Exception as exc:
             if "JAVA_GATEWAY_EXITED" in str(exc) or "Java gateway process exited" in str(exc):
-                raise UsageError(f"Spark could not start with master {args.master!r}: {types.abbreviate(str(exc), 300)}",
+                raise UsageError(f"Spark could not start with master {args.master!r}: {abbreviate(str(exc), 300)}",
                                  remedy="check the master URL, and that Java is installed") from None
             raise
         finally:

@@ -26,7 +26,6 @@ from kafka_conformance.cli.errors import UsageError
 
 __all__ = ["add_arguments", "add_matrix_arguments", "run", "run_matrix_command"]
 
-EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 DEFAULT_FAILURES = Path("kafka-conformance-failures")
 
 
