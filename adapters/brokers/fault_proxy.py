@@ -266,6 +266,16 @@ class FaultProxy:
         for conn in connections:
             conn.join(2)
 
+    def disconnect_clients(self) -> int:
+        """Close every client connection (and its upstream one), keep listening: the cluster
+        step DISCONNECT on a real broker.  Returns how many were closed."""
+        with self._lock:
+            live = [c for c in self._connections if not c.closed]
+            self._connections = live
+        for conn in live:
+            conn.close()
+        return len(live)
+
     # -- listeners ----------------------------------------------------------------
     def _listener_for(self, upstream: tuple[str, int]) -> int:
         with self._lock:

@@ -1,25 +1,27 @@
 """Apache Kafka's own broker, started by the kit from the jars of a release (issue 16).
 
-One node in KRaft combined mode (``process.roles=broker,controller``), 3.3.0 and
-later: the runtime classpath of ``org.apache.kafka:kafka_2.13:VERSION`` as its POM
-declares it (fetched and checked against the lock by ``kafka-conformance fetch
-kafka-broker:VERSION``), started as Kafka's scripts would, without the scripts:
+One node, from the runtime classpath of ``org.apache.kafka:kafka_2.13:VERSION``
+(``kafka_2.12`` before 2.4) as its POM declares it, fetched and checked against the
+lock by ``kafka-conformance fetch kafka-broker:VERSION``, started as Kafka's scripts
+would, without the scripts:
 
-1. ``server.properties`` in a scratch directory, every listener on 127.0.0.1 on
-   a free port, the controller listener out of ``advertised.listeners`` (3.3 to
-   3.8 refuse it there), replication factors of one;
-2. the storage formatted with ``kafka.tools.StorageTool format`` and a cluster id
-   made here (base64url of 16 random bytes, as ``random-uuid`` makes them:
-   starting a JVM for it cost 1 to 2 s);
-3. ``java -Xmx512m -XX:TieredStopAtLevel=1 -cp JARS kafka.Kafka server.properties``
-   (C1 only: a quicker start, and the broker's work here is small).
+* **KRaft combined mode** (``process.roles=broker,controller``), 3.3.0 and later:
+  ``server.properties`` in a scratch directory, every listener on 127.0.0.1 on a free
+  port, the controller listener out of ``advertised.listeners`` (3.3 to 3.8 refuse it
+  there); the storage formatted with ``kafka.tools.StorageTool format`` and a cluster id
+  made here (base64url of 16 random bytes, as ``random-uuid`` makes them: a JVM for it
+  cost 1 to 2 s).
+* **ZooKeeper mode**, 1.0.0 to 3.2.x: a ZooKeeper of its own first
+  (:mod:`~kafka_conformance.adapters.brokers.kafka_zookeeper`, which also says which
+  jar is substituted before 2.4 and why).
 
-No logging backend is on the classpath: Kafka then logs nowhere (SLF4J's no-op
-logger), and readiness comes from the broker itself: ApiVersions answered.  The
-process is a :class:`~kafka_conformance.adapters.brokers.process.BrokerProcess`,
-so it is refused if it listens beyond 127.0.0.1 and stopped with everything it
-started.  Facts and figures: ``/work/shared/spec/real-kafka.md`` §2a and
-``docs/broker-conformance.md``.
+Then ``java -Xmx512m -XX:TieredStopAtLevel=1 -cp JARS kafka.Kafka server.properties``
+(C1 only: a quicker start, and the broker's work here is small).  No logging backend
+is added: Kafka logs nowhere (SLF4J's no-op logger) and readiness comes from the broker
+itself (ApiVersions, then InitProducerId, answered).  Each process is a
+:class:`~kafka_conformance.adapters.brokers.process.BrokerProcess`, so it is refused if
+it listens beyond 127.0.0.1 and stopped with everything it started.  Facts and figures:
+``/work/shared/spec/real-kafka.md`` §2 and ``docs/broker-conformance.md``.
 """
 
 from __future__ import annotations
@@ -30,53 +32,103 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
+import attrs
+
+from kafka_conformance.adapters.brokers import kafka_zookeeper as zk
 from kafka_conformance.adapters.brokers.process import BrokerProcess, BrokerStartError, free_port
-from kafka_conformance.adapters.jvm.maven import Artifact, JarError, cached_jars
+from kafka_conformance.adapters.jvm.maven import Artifact, JarError, cached_jars, load_lock
 from kafka_conformance.adapters.jvm.session import jdk_tool
 from kafka_conformance.adapters.reaper import stop_tree, tagged_env
-from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES, KafkaVersion
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, KafkaVersion
 
-__all__ = ["KRAFT_RELEASES", "broker_artifact", "kafka_broker_reason", "kraft_release", "start_kafka_broker"]
+__all__ = [
+    "BROKER_RELEASES", "KRAFT_RELEASES", "ZOOKEEPER_RELEASES", "KafkaNode", "broker_artifacts", "broker_release",
+    "kafka_broker_reason", "pinned_broker_releases", "start_kafka_broker",
+]
 
 KRAFT_FIRST = KafkaVersion(3, 3, 0)
-"""KRaft production-ready (KIP-833); ZooKeeper-mode brokers are not started yet."""
-KRAFT_RELEASES = tuple(v for v in APACHE_KAFKA_RELEASES if v >= KRAFT_FIRST)
+"""KRaft production-ready (KIP-833): from here on the kit starts KRaft brokers."""
+OLDEST_STARTED = KafkaVersion(1, 0, 0)
+"""The oldest broker the reference models (five-batch window, KAFKA-5494); 0.11 does not start on Java 17."""
+KRAFT_RELEASES = tuple(v for v in IDEMPOTENCE_RELEASES if v >= KRAFT_FIRST)
+ZOOKEEPER_RELEASES = tuple(v for v in IDEMPOTENCE_RELEASES if OLDEST_STARTED <= v < KRAFT_FIRST)
+BROKER_RELEASES = ZOOKEEPER_RELEASES + KRAFT_RELEASES
 FORMAT_TIMEOUT_S = 120.0
 START_TIMEOUT_S = 120.0
 """A cold JVM on a busy 2-core machine: about 5 s measured, 25x headroom before a start is
 called failed (the broker's own output is then quoted)."""
 
 
-def broker_artifact(version: str) -> Artifact:
-    return Artifact("org.apache.kafka", "kafka_2.13", version)
+def broker_artifacts(version: str | KafkaVersion) -> tuple[Artifact, ...]:
+    """The jar sets a broker of ``version`` runs from: Kafka's core (Scala 2.13 from 2.4, 2.12
+    before), and for releases before 2.4 the ZooKeeper client that replaces 3.4's."""
+    release = KafkaVersion.parse(str(version))
+    scala = "kafka_2.13" if release >= KafkaVersion(2, 4, 0) else "kafka_2.12"
+    core = Artifact("org.apache.kafka", scala, str(release))
+    return (core, zk.ZOOKEEPER_CLIENT) if zk.needs_client_substitute(release) else (core,)
 
 
-def kraft_release(version: str) -> KafkaVersion:
-    """``version`` as a release the kit starts KRaft brokers of; ValueError otherwise."""
+def broker_release(version: str) -> KafkaVersion:
+    """``version`` as a release the kit starts brokers of; ValueError naming the range otherwise."""
     parsed = KafkaVersion.parse(version)
-    if parsed not in KRAFT_RELEASES:
-        first, last = KRAFT_RELEASES[0], KRAFT_RELEASES[-1]
-        raise ValueError(f"kafka:{version}: the kit starts KRaft brokers of {first} to {last}; "
-                         f"{version} is {'not a release' if parsed not in APACHE_KAFKA_RELEASES else 'a ZooKeeper-era release'}")
+    if parsed not in BROKER_RELEASES:
+        first, last = BROKER_RELEASES[0], BROKER_RELEASES[-1]
+        why = "before the oldest broker the reference models" if parsed < first else "not a release the kit models"
+        raise ValueError(f"kafka:{version}: the kit starts brokers of {first} to {last} "
+                         f"(ZooKeeper mode before {KRAFT_FIRST}, KRaft from it); {version} is {why}")
     return parsed
+
+
+def pinned_broker_releases() -> tuple[KafkaVersion, ...]:
+    """The broker releases whose every jar set the kit's lock pins (what ``fetch --all-brokers``
+    fetches and the release sweep runs); others need ``fetch --update-lock`` by a maintainer."""
+    locked = load_lock()
+    return tuple(v for v in BROKER_RELEASES if all(a.coordinate in locked for a in broker_artifacts(v)))
 
 
 def kafka_broker_reason(version: str) -> str | None:
     """Why ``kafka:VERSION`` cannot be started here (None: it can); starts nothing."""
-    release = kraft_release(version)
+    release = broker_release(version)
     if jdk_tool("java") is None:
         return "no Java runtime (java) on the PATH or under $JAVA_HOME"
     try:
-        if cached_jars(broker_artifact(str(release))) is None:
+        if any(cached_jars(a) is None for a in broker_artifacts(release)):
             return f"its jars are not fetched yet (run: kafka-conformance fetch kafka-broker:{release})"
     except JarError as exc:
         return str(exc)
     return None
 
 
-def _cluster_id() -> str:
+@attrs.define
+class KafkaNode:
+    """A started broker and what it needs (its ZooKeeper), stopped together, broker first."""
+
+    process: BrokerProcess
+    port: int
+    release: KafkaVersion
+    mode: str
+    """"KRaft, one node" or "ZooKeeper mode, one broker" (and which client, where substituted)."""
+    zookeeper: BrokerProcess | None = None
+    root: Path | None = None
+
+    @property
+    def description(self) -> str:
+        return f"Apache Kafka {self.release} ({self.mode}) at 127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        try:
+            self.process.stop()
+        finally:
+            if self.zookeeper is not None:
+                self.zookeeper.stop()
+            if self.root is not None:
+                shutil.rmtree(self.root, ignore_errors=True)
+
+
+def cluster_id() -> str:
     """What ``StorageTool random-uuid`` prints: base64url of 16 random bytes, no padding, never
     starting with '-' (Kafka's Uuid.randomUuid refuses those)."""
     while True:
@@ -109,36 +161,54 @@ def _properties(release: KafkaVersion, port: int, controller: int, data: Path) -
     return "\n".join(lines) + "\n"
 
 
-def _format(java: str, classpath: str, config: Path, workdir: Path) -> None:
-    """``kafka.tools.StorageTool format`` in a process of its own (its main ends in System.exit)."""
+def format_storage(java: str, classpath: str, configs: Sequence[Path], workdir: Path, cluster: str | None = None) -> None:
+    """``kafka.tools.StorageTool format`` of every node's ``configs`` with one cluster id, each in
+    a process of its own (its main ends in System.exit), all at once."""
     env, owner = tagged_env()
-    argv = [java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath, "kafka.tools.StorageTool",
-            "format", "-t", _cluster_id(), "-c", str(config)]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=workdir, env=env,
-                            start_new_session=True, text=True)
+    cluster = cluster or cluster_id()
+    running = []
     try:
-        out, _ = proc.communicate(timeout=FORMAT_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        raise BrokerStartError(f"formatting the storage took more than {FORMAT_TIMEOUT_S:.0f} s") from None
+        for config in configs:
+            argv = [java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath, "kafka.tools.StorageTool",
+                    "format", "-t", cluster, "-c", str(config)]
+            running.append((config, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=workdir,
+                                                     env=env, start_new_session=True, text=True)))
+        for config, proc in running:
+            try:
+                out, _ = proc.communicate(timeout=FORMAT_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                raise BrokerStartError(f"formatting the storage of {config.name} took more than {FORMAT_TIMEOUT_S:.0f} s") from None
+            if proc.returncode != 0:
+                raise BrokerStartError(f"kafka.tools.StorageTool format of {config.name} exited with {proc.returncode}:\n"
+                                       f"{out.strip()[-2000:]}")
     finally:
-        stop_tree(proc, owner)
-    if proc.returncode != 0:
-        raise BrokerStartError(f"kafka.tools.StorageTool format exited with {proc.returncode}:\n{out.strip()[-2000:]}")
+        for _, proc in running:
+            stop_tree(proc, owner)
 
 
-def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> tuple[BrokerProcess, int, str]:
-    """Format and start a one-node KRaft broker of ``version``; (process, port, description).
+def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> KafkaNode:
+    """Start a one-node broker of ``version`` (KRaft from 3.3, ZooKeeper mode before).
 
-    The caller stops the process.  BrokerStartError when it cannot start (its output is
+    The caller stops the node.  BrokerStartError when it cannot start (its output is
     quoted); ValueError for a release the kit does not start."""
-    release = kraft_release(version)
+    release = broker_release(version)
     reason = kafka_broker_reason(str(release))
     if reason is not None:
         raise BrokerStartError(f"kafka:{release}: {reason}")
     java = jdk_tool("java")
     assert java is not None
-    jars = cached_jars(broker_artifact(str(release))) or ()
-    classpath = os.pathsep.join(str(j) for j in jars)
+    sets = [cached_jars(a) or () for a in broker_artifacts(release)]
+    if release < KRAFT_FIRST:
+        return _start_zookeeper_mode(release, java, zk.broker_classpath(*sets), timeout_s)
+    return _start_kraft(release, java, os.pathsep.join(str(j) for j in sets[0]), timeout_s)
+
+
+def kafka_argv(java: str, classpath: str, config: Path) -> list[str]:
+    return [java, "-Xmx512m", "-Xms64m", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+            "-cp", classpath, "kafka.Kafka", str(config)]
+
+
+def _start_kraft(release: KafkaVersion, java: str, classpath: str, timeout_s: float) -> KafkaNode:
     workdir = Path(tempfile.mkdtemp(prefix=f"kc-kafka-{release}-"))
     port, controller = free_port(), free_port()
     while controller == port:
@@ -146,16 +216,42 @@ def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> tupl
     config = workdir / "server.properties"
     config.write_text(_properties(release, port, controller, workdir / "data"), encoding="utf-8")
     try:
-        _format(java, classpath, config, workdir)
+        format_storage(java, classpath, [config], workdir)
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
-    argv = [java, "-Xmx512m", "-Xms64m", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
-            "-cp", classpath, "kafka.Kafka", str(config)]
-    process = BrokerProcess(f"kafka-{release}", argv, workdir=str(workdir))
+    process = BrokerProcess(f"kafka-{release}", kafka_argv(java, classpath, config), workdir=str(workdir))
     try:
         process.wait_listening(port, timeout_s)
     except BaseException:
         process.stop()
         raise
-    return process, port, f"Apache Kafka {release} (KRaft, one node) at 127.0.0.1:{port}"
+    return KafkaNode(process, port, release, "KRaft, one node")
+
+
+def _start_zookeeper_mode(release: KafkaVersion, java: str, classpath: str, timeout_s: float) -> KafkaNode:
+    root = Path(tempfile.mkdtemp(prefix=f"kc-kafka-{release}-"))
+    try:
+        (root / "zookeeper").mkdir()
+        (root / "broker").mkdir()
+        zookeeper, zk_port = zk.start_zookeeper(java, classpath, root / "zookeeper", timeout_s)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    node: KafkaNode | None = None
+    try:
+        port = free_port()
+        config = root / "broker" / "server.properties"
+        config.write_text(zk.zookeeper_mode_properties(port, zk_port, root / "broker" / "data"), encoding="utf-8")
+        process = BrokerProcess(f"kafka-{release}", kafka_argv(java, classpath, config), workdir=str(root / "broker"))
+        substitute = ", ZooKeeper 3.5.9's client" if zk.needs_client_substitute(release) else ""
+        node = KafkaNode(process, port, release, f"ZooKeeper mode, one broker{substitute}", zookeeper, root)
+        process.wait_listening(port, timeout_s)
+    except BaseException:
+        if node is not None:
+            node.stop()
+        else:
+            zookeeper.stop()
+            shutil.rmtree(root, ignore_errors=True)
+        raise
+    return node

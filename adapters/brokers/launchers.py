@@ -171,6 +171,30 @@ def _wait_api_versions(host: str, port: int, timeout_s: float, process: BrokerPr
         time.sleep(0.05)
 
 
+def _wait_registered(host: str, port: int, brokers: int, timeout_s: float, process: BrokerProcess) -> None:
+    """Until Metadata lists ``brokers`` brokers: a ZooKeeper-mode broker answers requests
+    before its own registration reaches its metadata cache, and until then refuses to
+    create a topic ("Replication factor: 1 larger than available brokers: 0", seen on 1.0.1)."""
+    from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+
+    deadline = time.monotonic() + timeout_s
+    last = ""
+    while True:
+        try:
+            with WireClient(host, port, timeout_s=5.0) as client:
+                found, _ = client.metadata([])
+                if len(found) >= brokers:
+                    return
+                last = f"Metadata lists {len(found)} of {brokers} brokers"
+        except WireError as exc:
+            last = str(exc)
+        if not process.running():
+            raise process.fail(f"exited before its metadata listed it ({last})")
+        if time.monotonic() >= deadline:
+            raise process.fail(f"not ready after {timeout_s}s: {last}")
+        time.sleep(0.1)
+
+
 def _wait_producer_ids(host: str, port: int, timeout_s: float, process: BrokerProcess) -> None:
     """Until InitProducerId answers without error: a KRaft broker that answers ApiVersions may
     still answer COORDINATOR_LOAD_IN_PROGRESS (14) while its controller hands out the first
@@ -318,19 +342,22 @@ def available() -> dict[str, Availability]:
 
 
 def start_kafka(version: str, timeout_s: float = READY_TIMEOUT_S) -> _Started:
-    """Apache Kafka's own broker of ``version`` (KRaft, one node), from fetched jars."""
+    """Apache Kafka's own broker of ``version`` (one node: KRaft from 3.3, ZooKeeper mode
+    before), from fetched jars."""
     from kafka_conformance.adapters.brokers.kafka_broker import START_TIMEOUT_S, start_kafka_broker
 
-    process, port, _ = start_kafka_broker(version, max(timeout_s, START_TIMEOUT_S))
+    wait = max(timeout_s, START_TIMEOUT_S)
+    node = start_kafka_broker(version, wait)
     try:
-        _wait_api_versions("127.0.0.1", port, max(timeout_s, START_TIMEOUT_S), process)
-        _wait_producer_ids("127.0.0.1", port, max(timeout_s, START_TIMEOUT_S), process)
-        listening = process.check_loopback_only()
+        _wait_api_versions("127.0.0.1", node.port, wait, node.process)
+        _wait_registered("127.0.0.1", node.port, 1, wait, node.process)
+        _wait_producer_ids("127.0.0.1", node.port, wait, node.process)
+        listening = node.process.check_loopback_only()
     except BaseException:
-        process.stop()
+        node.stop()
         raise
-    return _Started(f"kafka:{version}", "127.0.0.1", port, f"{version} (Apache Kafka, KRaft)", process.stop,
-                    listening, process.pid)
+    return _Started(f"kafka:{version}", "127.0.0.1", node.port, f"{version} (Apache Kafka, {node.mode})", node.stop,
+                    listening, node.process.pid)
 
 
 @contextlib.contextmanager

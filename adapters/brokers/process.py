@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -187,6 +188,16 @@ class BrokerProcess:
         if bad:
             raise self.fail(f"listens beyond 127.0.0.1: {', '.join(bad)}")
         return found
+
+    def crash(self) -> None:
+        """SIGKILL the process group at once, as a power cut would end the process (no shutdown
+        hook, no controlled shutdown), then stop and clean up as :meth:`stop` does."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(10)
+        self._finalizer()
 
     def stop(self) -> None:
         """Terminate, wait up to the grace period, kill; then remove the scratch directory."""

@@ -56,9 +56,12 @@ API_CAPS: Mapping[int, int] = {
     18: 0,  # ApiVersions (v0 on purpose, see the module docstring)
     19: 5,  # CreateTopics
     22: 4,  # InitProducerId
+    43: 2,  # ElectLeaders
+    45: 1,  # AlterPartitionReassignments
 }
 _API_NAMES = {0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 10: "FindCoordinator",
-              18: "ApiVersions", 19: "CreateTopics", 22: "InitProducerId"}
+              18: "ApiVersions", 19: "CreateTopics", 22: "InitProducerId", 43: "ElectLeaders",
+              45: "AlterPartitionReassignments"}
 _MAX_FRAME = 64 * 1024 * 1024
 
 
@@ -81,6 +84,8 @@ class PartitionMetadata:
     partition: int
     leader: int
     error_code: int
+    replicas: tuple[int, ...] = ()
+    isr: tuple[int, ...] = ()
 
 
 @attrs.frozen
@@ -305,8 +310,10 @@ class WireClient:
         response = self.request(req, MetadataResponse, version)
         brokers = {b.node_id: (b.host, b.port) for b in response.brokers}
         found = tuple(
-            TopicMetadata(t.name, t.error_code, tuple(PartitionMetadata(p.partition_index, p.leader_id, p.error_code)
-                                                      for p in t.partitions))
+            TopicMetadata(t.name, t.error_code, tuple(
+                PartitionMetadata(p.partition_index, p.leader_id, p.error_code, tuple(p.replica_nodes or ()),
+                                  tuple(p.isr_nodes or ()))
+                for p in t.partitions))
             for t in response.topics
         )
         return brokers, found
@@ -329,6 +336,58 @@ class WireClient:
                     detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
                     raise WireError(f"broker {self.address} refused to create topic {name!r}: {detail}")
         return self.wait_for_leaders(name, partitions, timeout_s=timeout_s, auto_create=not self.supports(19))
+
+    def create_assigned_topic(
+        self, name: str, assignments: dict[int, list[int]], *, configs: dict[str, str] | None = None,
+        timeout_s: float = 30.0,
+    ) -> dict[int, int]:
+        """Create ``name`` with the replicas of each partition given (the first is the preferred
+        leader) and topic ``configs``; wait until every partition has a leader."""
+        from kafka.protocol.admin import CreateTopicsRequest, CreateTopicsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        creatable = CreateTopicsRequest.CreatableTopic
+        topic = creatable(
+            name=name, num_partitions=-1, replication_factor=-1,
+            assignments=[creatable.CreatableReplicaAssignment(partition_index=p, broker_ids=list(r))
+                         for p, r in sorted(assignments.items())],
+            configs=[creatable.CreatableTopicConfig(name=k, value=v) for k, v in (configs or {}).items()],
+        )
+        response = self.request(CreateTopicsRequest(topics=[topic], timeout_ms=int(timeout_s * 1000)),
+                                CreateTopicsResponse, self.version_for(19))
+        for result in response.topics:
+            if result.error_code not in (0, 36):
+                detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
+                raise WireError(f"broker {self.address} refused to create topic {name!r}: {detail}")
+        return self.wait_for_leaders(name, len(assignments), timeout_s=timeout_s)
+
+    def reassign(self, topic: str, partition: int, replicas: list[int], *, timeout_s: float = 30.0) -> None:
+        """AlterPartitionReassignments (KIP-455) of one partition to ``replicas``, in that order."""
+        from kafka.protocol.admin import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+            AlterPartitionReassignmentsRequest,
+            AlterPartitionReassignmentsResponse,
+        )
+
+        req_topic = AlterPartitionReassignmentsRequest.ReassignableTopic
+        request = AlterPartitionReassignmentsRequest(timeout_ms=int(timeout_s * 1000), topics=[req_topic(
+            name=topic, partitions=[req_topic.ReassignablePartition(partition_index=partition, replicas=replicas)])])
+        response = self.request(request, AlterPartitionReassignmentsResponse, self.version_for(45))
+        errors = [(p.error_code, p.error_message) for t in response.responses for p in t.partitions if p.error_code]
+        if response.error_code or errors:
+            raise WireError(f"broker {self.address} refused to reassign {topic}-{partition} to {replicas}: "
+                            f"{response.error_code} {response.error_message or ''} {errors}".rstrip())
+
+    def elect_preferred(self, topic: str, partition: int, *, timeout_s: float = 30.0) -> None:
+        """ElectLeaders (KIP-460), PREFERRED, for one partition; "already the preferred leader" is no error."""
+        from kafka.protocol.admin import ElectLeadersRequest, ElectLeadersResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        version = self.version_for(43)
+        request = ElectLeadersRequest(election_type=0, timeout_ms=int(timeout_s * 1000), topic_partitions=[
+            ElectLeadersRequest.TopicPartitions(topic=topic, partitions=[partition])])
+        response = self.request(request, ElectLeadersResponse, version)
+        errors = [(p.error_code, p.error_message) for r in response.replica_election_results
+                  for p in r.partition_result if p.error_code not in (0, 84)]  # 84 ELECTION_NOT_NEEDED
+        if getattr(response, "error_code", 0) or errors:
+            raise WireError(f"broker {self.address} refused to elect the preferred leader of {topic}-{partition}: {errors}")
 
     def wait_for_leaders(self, name: str, partitions: int, *, timeout_s: float = 10.0, auto_create: bool = False) -> dict[int, int]:
         deadline = time.monotonic() + timeout_s

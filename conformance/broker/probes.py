@@ -42,6 +42,9 @@ PROBES: tuple[Probe, ...] = (
            (0, 0, 0, 1), (0, 0, 1, 2), (0, 0, 3, 1), (0, 0, 0, 1)),
     _probe("duplicate-outside-window", "is a resend older than the 5-batch window refused?",
            (0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 2, 1), (0, 0, 3, 1), (0, 0, 4, 1), (0, 0, 5, 1), (0, 0, 0, 1)),
+    _probe("resend-below-window", "is a resend of a batch that left the window (sequence 1 after 0-6) refused, "
+           "with 46 on 1.0.0/1.0.1 and 45 from 1.0.2 (KAFKA-6683)?",
+           *((0, 0, seq, 1) for seq in range(7)), (0, 0, 1, 1)),
     _probe("sequence-gap", "is a batch after a sequence gap refused?", (0, 0, 0, 1), (0, 0, 3, 1)),
     _probe("overlapping-range", "is a batch overlapping the last one (not an exact resend) refused?", (0, 0, 0, 3), (0, 0, 1, 3)),
     _probe("stale-epoch", "is a batch from an older epoch fenced?", (0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1)),

@@ -128,11 +128,16 @@ def broker_targets_table() -> list[tuple[str, str, bool]]:
     out = []
     for name, avail in available().items():
         out.append((name, avail.reason if avail.ok else f"{avail.reason}", avail.ok))
-    from kafka_conformance.adapters.brokers.kafka_broker import KRAFT_RELEASES, kafka_broker_reason
+    from kafka_conformance.adapters.brokers.kafka_broker import (
+        BROKER_RELEASES,
+        KRAFT_FIRST,
+        kafka_broker_reason,
+    )
 
-    ready = [v for v in KRAFT_RELEASES if kafka_broker_reason(str(v)) is None]
-    out.append(("kafka:VERSION", f"Apache Kafka's own broker, KRaft, {KRAFT_RELEASES[0]} to {KRAFT_RELEASES[-1]} "
-                f"({len(ready)} fetched here; kafka-conformance fetch kafka-broker:VERSION)", bool(ready)))
+    ready = [v for v in BROKER_RELEASES if kafka_broker_reason(str(v)) is None]
+    out.append(("kafka:VERSION", f"Apache Kafka's own broker, {BROKER_RELEASES[0]} to {BROKER_RELEASES[-1]} "
+                f"(ZooKeeper mode before {KRAFT_FIRST}, KRaft from it; {len(ready)} fetched here: "
+                f"{', '.join(map(str, ready)) or 'none'}; kafka-conformance fetch kafka-broker:VERSION)", bool(ready)))
     out.append(("bootstrap:HOST:PORT", "a broker you already run", True))
     present = importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is not None
     what = "the kit's Python test broker" if present else "the Python test broker is not in this build"

@@ -19,10 +19,13 @@ _CLIENTS_NAMES = ("kafka-clients", "kafka-default-by-type", "java")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "targets", nargs="*", metavar="TARGET",
-        help="kafka:VERSION[:standard|acl] (Kafka's own authorizer of a release), or kafka-clients "
+        help="kafka:VERSION[:standard|acl] (Kafka's own authorizer of a release), kafka-broker:VERSION "
+             "(Kafka's own broker of a release), or kafka-clients "
              "(kafka-clients 4.3.0: kafka-default-by-type, jvm: targets, the java producer)",
     )
     parser.add_argument("--all", action="store_true", help="every release the kit runs, both flavours, and kafka-clients")
+    parser.add_argument("--all-brokers", action="store_true",
+                        help="every broker release the kit has pinned (kafka-broker:VERSION), for the release sweep")
     parser.add_argument("--update-lock", action="store_true",
                         help="maintainers: resolve again and write the sums into the kit's jars.lock.json")
 
@@ -30,12 +33,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
     from kafka_conformance.adapters.jvm.kafka_releases import CLIENTS_4_3_0, all_releases, parse_kafka_target
 
-    if not args.targets and not args.all:
+    if not args.targets and not args.all and not args.all_brokers:
         raise ValueError("name what to fetch, e.g. kafka-conformance fetch kafka:4.3.1 kafka:3.9.1:acl, or use --all")
     chosen: list[tuple[str, object]] = []
     if args.all:
         chosen.append(("kafka-clients", CLIENTS_4_3_0))
         chosen += [(r.spec, r.artifact) for r in all_releases()]
+    if args.all_brokers:
+        from kafka_conformance.adapters.brokers.kafka_broker import broker_artifacts, pinned_broker_releases
+
+        chosen += [(f"kafka-broker:{v}", a) for v in pinned_broker_releases() for a in broker_artifacts(v)]
     for name in args.targets:
         if name in _CLIENTS_NAMES:
             chosen.append((name, CLIENTS_4_3_0))
@@ -43,9 +50,9 @@ def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
             release = parse_kafka_target(name[len("kafka:"):])
             chosen.append((release.spec, release.artifact))
         elif name.startswith("kafka-broker:"):
-            from kafka_conformance.adapters.brokers.kafka_broker import broker_artifact, kraft_release
+            from kafka_conformance.adapters.brokers.kafka_broker import broker_artifacts, broker_release
 
-            chosen.append((name, broker_artifact(str(kraft_release(name[len("kafka-broker:"):])))))
+            chosen += [(name, a) for a in broker_artifacts(broker_release(name[len("kafka-broker:"):]))]
         else:
             raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl], kafka-broker:VERSION "
                              "or kafka-clients")

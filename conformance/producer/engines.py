@@ -34,6 +34,8 @@ __all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "WireBroker", "open_
 
 REAL_BROKERS = ("tansu", "noida", "rdkafka-mock")
 TEST_BROKER = "test-broker"
+CLUSTER = "kafka-cluster"
+"""A cluster of Apache Kafka brokers of a release, KRaft, with a controller of its own (``kafka-cluster:VERSION[:N]``)."""
 KAFKA = "kafka"
 """Apache Kafka's own broker of a release (``kafka:VERSION``, one KRaft node, from its jars)."""
 
@@ -60,14 +62,22 @@ def parse_broker(spec: str) -> BrokerSpec:
         return BrokerSpec(kind, version or None)
     if kind in REAL_BROKERS and not version:
         return BrokerSpec(kind)
-    if kind == KAFKA and version:
-        from kafka_conformance.adapters.brokers.kafka_broker import kraft_release
+    if kind == CLUSTER:
+        from kafka_conformance.producer.cluster_engine import parse_cluster
 
         try:
-            return BrokerSpec(kind, str(kraft_release(version)))
+            release, brokers = parse_cluster(version)
         except ValueError as exc:
             raise BrokerSpecError(str(exc)) from None
-    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS, f"{KAFKA}:VERSION"])
+        return BrokerSpec(kind, f"{release}:{brokers}")
+    if kind == KAFKA and version:
+        from kafka_conformance.adapters.brokers.kafka_broker import broker_release
+
+        try:
+            return BrokerSpec(kind, str(broker_release(version)))
+        except ValueError as exc:
+            raise BrokerSpecError(str(exc)) from None
+    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS, f"{KAFKA}:VERSION", f"{CLUSTER}:VERSION[:N]"])
     raise BrokerSpecError(f"unknown broker {spec!r}; known: {known}")
 
 
@@ -94,6 +104,21 @@ def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]
     if spec.kind == TEST_BROKER:
         with _test_cluster(spec, trace, clock) as broker:
             yield broker
+        return
+    if spec.kind == CLUSTER:
+        from kafka_conformance.adapters.brokers.process import BrokerStartError
+        from kafka_conformance.producer.cluster_engine import cluster_refusal, open_kafka_cluster
+
+        assert spec.version is not None
+        release, _, count = spec.version.partition(":")
+        refusal = cluster_refusal(trace, int(count))
+        if refusal is not None:
+            raise BrokerSpecError(f"{spec} cannot run this trace: {refusal}")
+        try:
+            with open_kafka_cluster(release, int(count), trace, clock) as cluster:
+                yield cluster
+        except BrokerStartError as exc:
+            raise BrokerSpecError(f"{spec}: {exc}") from exc
         return
     with _real_broker(spec, trace, clock) as real:
         yield real

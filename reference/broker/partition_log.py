@@ -117,7 +117,10 @@ class PartitionLog:
         if batch.magic != 2:
             return ProduceResponse(invalid, rule="Produce v3+ carries only magic v2 batches")
         if batch.has_producer_id and batch.base_sequence < 0:
-            return self._error(invalid, f"producer id set but base sequence {batch.base_sequence} < 0")
+            rule = f"producer id set but base sequence {batch.base_sequence} < 0"
+            if not self.profile.invalid_record_carries_log_start:
+                return ProduceResponse(invalid, rule=rule + " (a CorruptRecordException: no log start offset)")
+            return self._error(invalid, rule)
         if (batch.has_producer_id or batch.transactional) and self.message_format < 2:
             return self._error(ProduceError.UNSUPPORTED_FOR_MESSAGE_FORMAT, f"topic message format v{self.message_format} < v2")
         return None

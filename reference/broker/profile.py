@@ -93,6 +93,16 @@ class BrokerProfile:
         return self.version.at_least("2.4.0")
 
     @property
+    def invalid_record_carries_log_start(self) -> bool:
+        """KIP-467 (2.4.0): a batch refused by record validation is answered with the
+        partition's log start offset.  Before, ``InvalidRecordException`` was a
+        ``CorruptRecordException``, which ``ReplicaManager.appendToLocalLog`` answers with
+        ``LogAppendInfo.UnknownLogAppendInfo``: log start offset -1
+        (``core/src/main/scala/kafka/server/ReplicaManager.scala@2.3.1:782-785``).  Found by
+        real Kafka 2.3.1 and 1.1.1 brokers under ``check broker``."""
+        return self.version.at_least("2.4.0")
+
+    @property
     def producer_id_expiration_key(self) -> str:
         """KIP-854 (3.4.0) split ``producer.id.expiration.ms`` from ``transactional.id.expiration.ms``."""
         return "producer.id.expiration.ms" if self.version.at_least("3.4.0") else "transactional.id.expiration.ms"

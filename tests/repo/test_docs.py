@@ -38,8 +38,13 @@ def test_readme_names_the_two_setup_commands_used_by_ci() -> None:
     assert "kafka-conformance check authorizer --target reference" in readme
 
 
+OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py")}
+"""Heavy sweeps with a tox environment of their own, each with its light version in the gate."""
+
+
 def test_every_test_directory_runs_in_the_ci_gate() -> None:
-    """A suite moved out of the default environment must land in another gate environment, never nowhere."""
+    """A suite moved out of the default environment must land in another gate environment, never nowhere;
+    a sweep kept outside the gate has its own tox environment and a light version inside it."""
     import configparser
 
     tox = configparser.ConfigParser(interpolation=None)
@@ -56,6 +61,10 @@ def test_every_test_directory_runs_in_the_ci_gate() -> None:
         ignored = {a.removeprefix("--ignore=tests/") for a in args if a.startswith("--ignore=tests/")}
         dirs = {a.removeprefix("tests/") for a in args if a.startswith("tests/")}
         covered |= (every - ignored) if "tests" in args else dirs
+    for folder, (env, light) in OUTSIDE_THE_GATE.items():
+        assert f"tests/{folder}" in tox.get(f"testenv:{env}", "commands"), (folder, env)
+        assert (ROOT / light).is_file(), light
+        covered.add(folder)
     assert every <= covered, f"test directories no gate environment runs: {sorted(every - covered)}"
 
 

@@ -120,3 +120,37 @@ def test_probe_names_are_unique_and_every_probe_is_a_valid_case() -> None:
 def test_crafted_batch_describes_wrapping_ranges(k: int) -> None:
     text = CraftedBatch(0, 0, 2**31 - 1 - k, k + 2).describe()
     assert text.endswith(f"..0 ({k + 2} rec)")
+
+
+class _Answers:
+    """A leader that answers from a list: our own plumbing under test, not a broker."""
+
+    def __init__(self, *codes: int) -> None:
+        self.codes = list(codes)
+        self.sent = 0
+
+    def produce(self, topic: str, partition: int, batch: ProducerBatch) -> ProduceResult:
+        self.sent += 1
+        code = self.codes.pop(0) if self.codes else 0
+        return ProduceResult(code, -1 if code else 0, 0)
+
+
+def test_a_warming_up_answer_is_resent_until_the_broker_has_its_leader() -> None:
+    from kafka_conformance.broker.compare import _produce_settled
+
+    batch = ProducerBatch(1, 0, 0, ["v"])
+    expected = PartitionLog(KAFKA).append_client(batch)
+    leader = _Answers(6, 5, 3)
+    assert _produce_settled(leader, "t", batch, expected).error_code == 0  # type: ignore[arg-type]
+    assert leader.sent == 4
+
+
+def test_an_answer_the_reference_expects_or_any_other_error_is_judged_at_once() -> None:
+    from kafka_conformance.broker.compare import _produce_settled
+
+    batch = ProducerBatch(1, 0, 0, ["v"])
+    expected = PartitionLog(KAFKA).append_client(batch)
+    for code in (45, 0):
+        leader = _Answers(code, 0)
+        assert _produce_settled(leader, "t", batch, expected).error_code == code  # type: ignore[arg-type]
+        assert leader.sent == 1

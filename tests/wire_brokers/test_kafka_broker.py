@@ -1,7 +1,10 @@
-"""Apache Kafka's own broker as a target (issue 16, first part): ``kafka:VERSION`` starts a
-one-node KRaft broker from the release's jars, on 127.0.0.1 only, and the broker suite
-holds it to the reference broker of the same release.  The gate runs one release
-(``tox -e wire`` fetches its jars first); ``docs/broker-conformance.md`` has the sweep."""
+"""Apache Kafka's own broker as a target (issue 16): ``kafka:VERSION`` starts a one-node
+broker from the release's jars (KRaft from 3.3, ZooKeeper mode with a ZooKeeper of its own
+before), on 127.0.0.1 only, and the broker suite holds it to the reference broker of the
+same release.  The gate runs one release of each kind (``tox -e wire`` fetches their jars
+first): 1.0.1 is the oldest era the reference models (46 below the window, 59 for an
+unknown producer, no log start offset on refused records); ``docs/broker-conformance.md``
+has the sweep."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 from killing import left_behind, start
 
 RELEASE = "3.9.1"
+ZOOKEEPER_RELEASE = "1.0.1"
 
 
 def _need(version: str) -> None:
@@ -39,16 +43,35 @@ def test_the_broker_listens_on_loopback_only_and_serves_producer_ids() -> None:
         assert producer_id >= 0 and epoch == 0
 
 
-def test_real_kafka_agrees_with_the_reference_broker_of_its_release() -> None:
-    _need(RELEASE)
-    report = check_broker(f"kafka:{RELEASE}", kafka_version=RELEASE, max_examples=20, max_rounds=1, seed=1, table=True)
+@pytest.mark.parametrize("release", [RELEASE, ZOOKEEPER_RELEASE])
+def test_real_kafka_agrees_with_the_reference_broker_of_its_release(release: str) -> None:
+    _need(release)
+    report = check_broker(f"kafka:{release}", kafka_version=release, max_examples=20, max_rounds=1, seed=1, table=True)
     assert report.exit_code == 0, render_broker_text(report)
 
 
-def test_nothing_outlives_a_broker_check(tmp_path: Path) -> None:
-    _need(RELEASE)
+def test_a_zookeeper_mode_broker_and_its_zookeeper_listen_on_loopback_only() -> None:
+    _need(ZOOKEEPER_RELEASE)
+    from kafka_conformance.adapters.brokers.kafka_broker import start_kafka_broker
+    from kafka_conformance.adapters.brokers.process import listening_addresses
+
+    node = start_kafka_broker(ZOOKEEPER_RELEASE)
+    try:
+        assert node.zookeeper is not None and "ZooKeeper mode" in node.description
+        for process in (node.process, node.zookeeper):
+            found = listening_addresses(process.pid)
+            assert found and {address for address, _ in found} <= {"127.0.0.1", "::ffff:127.0.0.1"}, found
+    finally:
+        node.stop()
+    assert not node.process.running() and not node.zookeeper.running()
+    assert node.root is not None and not node.root.exists()
+
+
+@pytest.mark.parametrize("release", [RELEASE, ZOOKEEPER_RELEASE])
+def test_nothing_outlives_a_broker_check(tmp_path: Path, release: str) -> None:
+    _need(release)
     marker = "kafka-broker-" + tmp_path.name
-    proc = start(["check", "broker", "--target", f"kafka:{RELEASE}", "--kafka-version", RELEASE, "--max-examples", "5",
+    proc = start(["check", "broker", "--target", f"kafka:{release}", "--kafka-version", release, "--max-examples", "5",
                   "--max-rounds", "1", "--seed", "2"], tmp_path, marker)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, out + err
@@ -56,7 +79,7 @@ def test_nothing_outlives_a_broker_check(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("target", "says"), [
-    ("kafka:2.8.2", "ZooKeeper-era"), ("kafka:9.9.9", "not a release"), ("kafka:3.9.7", "not a release"),
+    ("kafka:0.11.0", "before the oldest broker"), ("kafka:9.9.9", "not a release"), ("kafka:3.9.7", "not a release"),
 ])
 def test_a_release_the_kit_does_not_start_is_a_usage_error(target: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "broker", "--target", target, "--max-examples", "1"]) == 2
@@ -83,5 +106,5 @@ def test_a_producer_client_runs_against_real_kafka(tmp_path: Path, capsys: pytes
 
 
 def test_an_unknown_kafka_broker_release_is_a_usage_error_for_producers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "producer", "--client", "model", "--broker", "kafka:2.4.1"]) == 2
-    assert "ZooKeeper-era" in capsys.readouterr().err
+    assert main(["check", "producer", "--client", "model", "--broker", "kafka:0.11.0"]) == 2
+    assert "before the oldest broker" in capsys.readouterr().err

@@ -259,6 +259,13 @@ def test_negative_sequence_with_producer_id_is_an_invalid_record():
     assert log_of("2.3.0").append_client(batch(-5)).error is E.CORRUPT_MESSAGE
 
 
+@pytest.mark.parametrize(("version", "log_start"), [("1.1.1", -1), ("2.3.1", -1), ("2.4.0", 0), ("3.9.1", 0)])
+def test_a_refused_record_carries_the_log_start_offset_from_kip_467(version, log_start):
+    """Before 2.4 the refusal was a CorruptRecordException, answered with UnknownLogAppendInfo
+    (ReplicaManager.scala@2.3.1:782-785); seen on real 1.1.1 and 2.3.1 brokers."""
+    assert log_of(version).append_client(batch(-5)).log_start_offset == log_start
+
+
 def test_old_message_format_refuses_idempotent_batches():
     """Row 23: nothing is written; v0/v1 do not exist from 4.0 (KIP-724)."""
     log = log_of("3.9.0", message_format=1)

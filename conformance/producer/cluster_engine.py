@@ -1,0 +1,132 @@
+"""A trace on a real Apache Kafka cluster (``--broker kafka-cluster:VERSION[:N]``), cluster steps included.
+
+The traces whose rows need a leader crash, a restart or a clean leader change are n/a on
+a single broker; on a cluster the kit starts they run for real
+(:mod:`kafka_conformance.adapters.brokers.kafka_cluster` says how each step maps onto an
+action).  The fault proxy always stands in front of the cluster: it applies the trace's
+fault plan, closes every client connection for ``disconnect``, and logs the attempts and
+answers the delivery checker reads.  Steps a real cluster cannot take on cue
+(``leaderless`` with its brokers up, ``expire-producers``) refuse the trace by name
+before anything starts.
+
+Each trace gets a cluster of its own, started and stopped around it: a crash or a
+reassignment never leaks into the next trace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from kafka_conformance.reference.broker.batches import LogRecord
+from kafka_conformance.reference.traces.events import Event
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, ProducerTrace
+
+__all__ = ["CLUSTER", "DEFAULT_BROKERS", "cluster_refusal", "open_kafka_cluster", "parse_cluster"]
+
+CLUSTER = "kafka-cluster"
+DEFAULT_BROKERS = 3
+_ON_CUE = frozenset({ClusterAction.CRASH, ClusterAction.RESTART, ClusterAction.FAILOVER, ClusterAction.DISCONNECT})
+
+
+def parse_cluster(rest: str) -> tuple[str, int]:
+    """``VERSION[:N]`` → (release, brokers); ValueError naming what is wrong."""
+    from kafka_conformance.adapters.brokers.kafka_cluster import MAX_BROKERS, cluster_release
+
+    version, _, count = rest.partition(":")
+    if not version:
+        raise ValueError(f"{CLUSTER}:VERSION[:N] needs a release, e.g. {CLUSTER}:4.3.1")
+    if count and not (count.isdigit() and 1 <= int(count) <= MAX_BROKERS):
+        raise ValueError(f"{CLUSTER}:{rest}: N is the number of brokers, 1 to {MAX_BROKERS}, not {count!r}")
+    return str(cluster_release(version)), int(count) if count else DEFAULT_BROKERS
+
+
+def cluster_refusal(trace: ProducerTrace, brokers: int) -> str | None:
+    """Why ``trace`` cannot run on a real cluster of ``brokers`` brokers (None: it can)."""
+    if trace.cluster.brokers != brokers:
+        return f"the trace models {trace.cluster.brokers} brokers; this cluster has {brokers}"
+    refused = sorted({s.action.value for s in trace.steps if isinstance(s, ClusterStep) and s.action not in _ON_CUE})
+    if refused:
+        return f"a real cluster cannot take {', '.join(refused)} on cue (the test broker can)"
+    return None
+
+
+@contextlib.contextmanager
+def open_kafka_cluster(version: str, brokers: int, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[Any]:
+    """Start the cluster, create the trace's topic, put the fault proxy in front; stop all at the end."""
+    from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy
+    from kafka_conformance.adapters.brokers.kafka_cluster import start_kafka_cluster
+
+    cluster = start_kafka_cluster(version, brokers)
+    try:
+        cluster.wait_ready()
+        spec = trace.cluster
+        cluster.create_topic(spec.topic, spec.partitions, spec.replication_factor, spec.min_insync_replicas)
+        first = cluster.nodes[0]
+        with FaultProxy("127.0.0.1", first.port, trace.plan, clock=clock) as proxy:
+            yield _ClusterBroker(cluster, proxy, trace)
+    finally:
+        cluster.stop()
+
+
+@attrs.define
+class _ClusterBroker:
+    cluster: Any
+    proxy: Any
+    trace: ProducerTrace
+
+    @property
+    def bootstrap(self) -> str:
+        return str(self.proxy.bootstrap)
+
+    def control(self, step: ClusterStep) -> None:
+        topic = self.trace.cluster.topic
+        if step.action is ClusterAction.CRASH:
+            self.cluster.crash_and_settle(step.broker, topic)
+        elif step.action is ClusterAction.RESTART:
+            self.cluster.restart_and_settle(step.broker, topic)
+        elif step.action is ClusterAction.FAILOVER:
+            self.cluster.failover(topic, step.partition)
+        elif step.action is ClusterAction.DISCONNECT:
+            self.proxy.disconnect_clients()
+        else:  # refused before the start by cluster_refusal
+            raise ValueError(f"a real cluster cannot take {step.action.value} on cue")
+
+    def tick(self) -> None:
+        return None
+
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.proxy.events)
+
+    def final_log(self) -> Mapping[int, tuple[LogRecord, ...]] | None:
+        """Every partition read back from its leader (None when one still has none).
+
+        A partition whose every replica crashed (RF 1, row 8b) has no leader to read from,
+        so the crashed brokers are started again first: what they kept on disk is the log
+        (the client's run is over by then; nothing it saw changes)."""
+        from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+
+        spec = self.trace.cluster
+        out: dict[int, tuple[LogRecord, ...]] = {}
+        try:
+            leaders = self.cluster.partitions(spec.topic)
+            if any(leaders[p].leader < 0 for p in range(spec.partitions)):
+                for node in self.cluster.nodes:
+                    if node.process is None:
+                        self.cluster.restart_and_settle(node.node_id, spec.topic)
+                leaders = self.cluster.partitions(spec.topic)
+            for p in range(spec.partitions):
+                leader = leaders[p].leader
+                if leader < 0:
+                    return None
+                with WireClient("127.0.0.1", self.cluster.node(leader).port) as wire:
+                    out[p] = wire.read_log(spec.topic, p)
+        except (WireError, KeyError, ValueError):
+            return None
+        return out
+
+    def log_start(self) -> Mapping[int, int]:
+        return {}

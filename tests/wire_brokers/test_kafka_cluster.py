@@ -1,0 +1,96 @@
+"""A real Apache Kafka cluster the kit starts (``kafka-cluster:VERSION[:N]``): a KRaft controller
+and N brokers on 127.0.0.1, whose brokers the kit crashes, restarts and re-leads on a trace's
+cue.  The gate runs one short cluster run of one release; the rows that need a leader change
+(7, 8, 9, 24 of the trace table) run on it, where a single broker shows n/a."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
+from kafka_conformance.cli.main import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from killing import left_behind, start
+
+RELEASE = "3.9.1"
+
+
+@pytest.fixture(scope="module")
+def need_release() -> None:
+    reason = kafka_broker_reason(RELEASE)
+    if reason is not None:
+        pytest.skip(f"kafka:{RELEASE}: {reason}")
+
+
+def test_crash_restart_and_failover_are_real_leader_changes(need_release: None) -> None:
+    from kafka_conformance.adapters.brokers.kafka_cluster import start_kafka_cluster
+    from kafka_conformance.adapters.brokers.process import listening_addresses
+
+    cluster = start_kafka_cluster(RELEASE, 3)
+    try:
+        cluster.wait_ready()
+        for process in cluster.processes():
+            found = listening_addresses(process.pid)
+            assert found and {a for a, _ in found} <= {"127.0.0.1", "::ffff:127.0.0.1"}, found
+        cluster.create_topic("t", 1, 3, 2)
+        assert cluster.partitions("t")[0].leader == 0
+        assert cluster.failover("t", 0) == 1
+        assert cluster.partitions("t")[0].leader == 1
+        cluster.crash_and_settle(1, "t")
+        after = cluster.partitions("t")[0]
+        assert after.leader in (0, 2) and 1 not in after.isr
+        cluster.restart_and_settle(1, "t")
+        assert 1 in cluster.partitions("t")[0].isr
+    finally:
+        cluster.stop()
+    assert all(not p.running() for p in cluster.processes())
+    assert not cluster.root.exists()
+
+
+@pytest.mark.parametrize("row", ["7", "24"])
+def test_trace_table_rows_with_a_leader_change_run_on_a_real_cluster(need_release: None, row: str) -> None:
+    pytest.importorskip("kafka")
+    from kafka_conformance.producer.check import run_and_judge
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.trace_table import TRACE_TABLE
+
+    (entry,) = [e for e in TRACE_TABLE if e.number == row]
+    result = run_and_judge(entry.trace, "kafka-python", broker=f"kafka-cluster:{RELEASE}", kafka_version=RELEASE,
+                           name=entry.name, number=row)
+    assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.verdicts)
+    assert dict(result.counts)["acked"] == 2
+
+
+def test_steps_a_real_cluster_cannot_take_on_cue_refuse_the_trace_by_name(need_release: None) -> None:
+    from kafka_conformance.producer.check import run_and_judge
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.trace_table import TRACE_TABLE
+
+    (entry,) = [e for e in TRACE_TABLE if e.number == "21"]
+    result = run_and_judge(entry.trace, "kafka-python", broker=f"kafka-cluster:{RELEASE}", kafka_version=RELEASE)
+    assert result.status is RunStatus.REFUSED and "leaderless" in (result.error or "")
+
+
+def test_nothing_outlives_a_cluster_run(need_release: None, tmp_path: Path) -> None:
+    pytest.importorskip("kafka")
+    marker = "kafka-cluster-" + tmp_path.name
+    proc = start(["check", "producer", "--client", "kafka-python", "--broker", f"kafka-cluster:{RELEASE}",
+                  "--kafka-version", RELEASE, "--max-examples", "1", "--seed", "3", "--failures-dir", str(tmp_path / "f")],
+                 tmp_path, marker)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode in (0, 1), out + err
+    assert "Traceback" not in err
+    assert left_behind(marker) == []
+
+
+@pytest.mark.parametrize(("broker", "says"), [
+    ("kafka-cluster:2.8.2", "KRaft mode"), ("kafka-cluster:3.9.1:9", "1 to 5"), ("kafka-cluster:", "needs a release"),
+    ("kafka-cluster:9.9.9", "not a release"),
+])
+def test_a_cluster_the_kit_cannot_start_is_a_usage_error(broker: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "producer", "--client", "model", "--broker", broker]) == 2
+    assert says in capsys.readouterr().err
