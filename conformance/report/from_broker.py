@@ -55,7 +55,7 @@ def _probe_cell(probe: ProbeResult, saved_to: str | None) -> Cell:
         return Cell(row, CellStatus.COULD_NOT_RUN, 1, reason=f"the broker could not answer: {probe.error}")
     case = next((p.case for p in PROBES if p.name == probe.name), None)
     lines = tuple(case.describe().splitlines()) if case is not None else ()
-    return Cell(row, CellStatus.DIVERGES, 1, divergences=_divergences(probe.divergences, lines, saved_to))
+    return Cell(row, CellStatus.DIVERGES, 1, divergences=tuple(_divergences(probe.divergences, lines, saved_to)))
 
 
 def _generated(report: BrokerReport) -> Cell:
