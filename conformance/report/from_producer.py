@@ -5,7 +5,7 @@ model engine is ``model``).  Rows are the generated failure traces and every
 row of the trace table (``#5 ...``), whose names are the facts file's.  The
 producer suite judges the *client*: a violation attributed to the client
 diverges; one attributed to the broker diverges only when the trace table does
-not expect it of Kafka's own broker (row 5 pins KAFKA-15591, which the reference
+not expect it of Kafka's own broker (row 6 pins KAFKA-15591, which the reference
 broker shows on purpose); one KIP-185 allows is noted, not failed.
 """
 

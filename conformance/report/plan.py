@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
-from kafka_conformance.broker.targets import BrokerTargetError, broker_targets_table, parse_broker_target
+from kafka_conformance.broker.targets import BROKER_TARGETS, BrokerTargetError, broker_targets_table, parse_broker_target
 from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
 from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
 from kafka_conformance.report.model import SUITES, NotRun
@@ -83,6 +83,11 @@ def make_plan(
     named_brokers = [t for t in targets if isinstance(t, str) and "broker" in target_suites(t)]
     for t in targets:
         if isinstance(t, str) and not target_suites(t):
+            if t.strip().partition(":")[0] in BROKER_TARGETS:  # a broker kind, malformed: its own message says how
+                try:
+                    parse_broker_target(t)
+                except BrokerTargetError as exc:
+                    raise ReportError(f"target {t!r}: {exc}") from exc
             raise ReportError(f"target {t!r}: unknown target; an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, "
                               "jvm:CLASS, kafka:VERSION) or a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
                               "kafka:VERSION, bootstrap:HOST:PORT); 'kafka-conformance targets' lists them")
