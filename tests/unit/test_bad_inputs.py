@@ -274,7 +274,7 @@ def _families(d: Path) -> Iterator[Bad]:
     for name, says in (("not-json", "not valid JSON"), ("other-format", "format field"), ("missing", "cannot read"),
                        ("list", "not a kafka-conformance report")):
         yield Bad(f"report-baseline-{name}", ("report", "--out", f(d / "out-report"), "--baseline", f(d / f"case/{name}.json")),
-                  f"{name}.json")
+                  says)
     for name, says in (("version-2", "version"), ("no-status", "status"), ("suites-string", "suites")):
         yield Bad(f"report-baseline-{name}", ("report", "--out", f(d / "out-report"), "--baseline", f(d / f"report/{name}.json")),
                   says)

@@ -72,7 +72,7 @@ def test_the_model_producer_holds_and_exits_0(tmp_path: Path, capsys: pytest.Cap
 def test_a_corrupt_baseline_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "report.json"
     bad.write_text('{"format": "kafka-conformance/report", "version": 1, "suites": 3}', encoding="utf-8")
-    code, stdout, stderr = _run(["report", "--out", str(tmp_path / "r"), "--target", MUTANT, "--baseline", str(bad)], capsys)
+    code, _, stderr = _run(["report", "--out", str(tmp_path / "r"), "--target", MUTANT, "--baseline", str(bad)], capsys)
     assert code == 2
     assert f"--baseline: {bad}: not a readable report" in stderr and "suites" in stderr
     assert "running" not in stderr and not (tmp_path / "r" / "report.json").exists()

@@ -280,7 +280,7 @@ def test_report_json_follows_its_schema_and_reads_back_as_written(real: tuple[Re
 def test_an_unreadable_baseline_names_the_file_and_the_problem(tmp_path: Path, text: str, says: str) -> None:
     path = tmp_path / "old-report.json"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match="old-report.json") as caught:
+    with pytest.raises(ValueError, match=r"old-report\.json") as caught:
         load_report(path)
     assert says in str(caught.value)
 
