@@ -46,6 +46,7 @@ table { border-collapse: collapse; margin: .75rem 0 1.5rem; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { border: 1px solid #bbb; padding: .35rem .5rem; vertical-align: top; text-align: left; }
 thead th { background: #f5f5f7; position: sticky; top: 0; }
+thead th code { overflow-wrap: anywhere; }
 th[scope=row] { font-weight: normal; max-width: 28rem; }
 th[scope=row] code { font-weight: 600; }
 td { min-width: 9rem; }
