@@ -142,6 +142,9 @@ def test_producer_column_judges_the_client_and_expects_what_kafka_brokers_do() -
     assert changed.cells[4].status is CellStatus.COULD_NOT_RUN and "boom" in changed.cells[4].reason
     generated = producer_column(attrs.evolve(report, counterexample=rows[0])).cells[0]
     assert generated.status is CellStatus.DIVERGES and generated.cases == report.examples
+    left_out = producer_column(attrs.evolve(report, table=()), table_left_out="not under smoke")
+    assert [c.row for c in left_out.cells] == [r.id for r in producer_rows()]
+    assert all((c.status, c.reason) == (CellStatus.NOT_APPLICABLE, "not under smoke") for c in left_out.cells[1:])
 
 
 def _broker_report() -> BrokerReport:
