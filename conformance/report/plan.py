@@ -22,6 +22,7 @@ from kafka_conformance.authorizer.targets import Target, TargetError, resolve_ta
 from kafka_conformance.broker.targets import BROKER_TARGETS, BrokerTargetError, broker_targets_table, parse_broker_target
 from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
 from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.report.model import SUITES, NotRun
 
 __all__ = ["Plan", "ReportError", "make_plan", "target_suites"]
@@ -205,6 +206,8 @@ def _wheel_brokers(not_run: list[NotRun], suite: str = "producer") -> list[str]:
 def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool,
              not_run: list[NotRun]) -> tuple[tuple[str, bool], ...]:
     if named:
+        for spec in named:
+            _check_broker_release(spec)
         return tuple((t, True) for t in dict.fromkeys(named))
     specs = ["test-broker", *_wheel_brokers(not_run, "broker")]
     if all_runnable:
@@ -220,3 +223,18 @@ def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool
                 not_run.append(NotRun("broker", f"kafka:{version}", reason))
     return tuple((s, False) for s in specs)
 
+
+
+def _check_broker_release(spec: str) -> None:
+    """A release in a broker spec is checked before the run (a typo never becomes a column that
+    could not run)."""
+    kind, _, arg = spec.strip().partition(":")
+    try:
+        if kind == "test-broker" and arg:
+            known_release(arg, IDEMPOTENCE_RELEASES)
+        elif kind == "kafka":
+            from kafka_conformance.adapters.brokers.kafka_broker import kraft_release
+
+            kraft_release(arg.partition(":")[0])
+    except ValueError as exc:
+        raise ReportError(f"target {spec!r}: {exc}") from exc

@@ -269,7 +269,8 @@ def _families(d: Path) -> Iterator[Bad]:
               "bogus")
     for name, spec, says in (("unknown", "bogus", "unknown target"), ("python-missing-module", "python:no_such_module_kc:f",
                                                                       "no_such_module_kc"),
-                             ("reference-version", "reference:banana", "MAJOR.MINOR"), ("broker-bootstrap", "bootstrap", "address")):
+                             ("reference-version", "reference:banana", "MAJOR.MINOR"), ("broker-bootstrap", "bootstrap", "address"),
+                             ("test-broker-release", "test-broker:9.9.9", "9.9.9")):
         yield Bad(f"target-report-{name}", ("report", "--out", f(d / "out-report"), "--target", spec), says)
     for name, says in (("not-json", "not valid JSON"), ("other-format", "format field"), ("missing", "cannot read"),
                        ("list", "not a kafka-conformance report")):
@@ -300,6 +301,8 @@ def _families(d: Path) -> Iterator[Bad]:
         "report-client": (("report", "--out", f(d / "out-report"), "--client", "bogus"), "bogus"),
         "report-broker": (("report", "--out", f(d / "out-report"), "--broker", "bogus"), "bogus"),
         "report-out-is-a-file": (("report", "--out", f(d / "a-file")), "is a file"),
+        "report-kafka-broker-release": (("report", "--out", f(d / "out-report"), "--suite", "broker", "--target", "kafka:3.2.0"),
+                                        "3.2.0"),
         "fetch-bogus": (("fetch", "bogus"), "bogus"),
         "fetch-nothing": (("fetch",), "fetch"),
         "selftest-mutant": (("selftest", "--mutant", "no-such-mutant"), "no-such-mutant"),
