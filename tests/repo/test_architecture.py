@@ -59,7 +59,7 @@ UNITS: dict[str, set[str]] = {
     "adapters.brokers": {"reference.*", "adapters.reaper", "adapters.jvm"},
     "adapters.clients": {"reference.*", "adapters.jvm", "adapters.reaper"},
     # conformance: the three suites never import each other
-    "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker"},
+    "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker", "conformance.report"},
     "conformance.casefiles": {"reference.bounded"},
     "conformance.format_report": {"reference.*"},
     "conformance.authorizer": {"reference.*", "adapters.protocol", "adapters.reference_adapter", "adapters.jsonlines",
