@@ -132,7 +132,10 @@ def _authorizers(named: Sequence[str | Target], kafka_version: str | None, all_r
         try:
             out.append(resolve_target(spec, kafka_version=kafka_version, timeout=timeout))
         except TargetError as exc:
-            raise ReportError(str(exc) if spec in str(exc) else f"target {spec!r}: {exc}") from exc
+            message = str(exc) if spec in str(exc) else f"target {spec!r}: {exc}"
+            if not named and kafka_version is not None:  # the default reference, at a release only the other suites model
+                message += "; the authorizer suite models 2.0.0 and later: choose the other suites with --suite producer --suite broker"
+            raise ReportError(message) from exc
     return tuple(out)
 
 
