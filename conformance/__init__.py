@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
 
-__all__ = ["Report", "__version__", "check_authorizer", "check_broker", "check_producer"]
+__all__ = ["Report", "__version__", "check_authorizer", "check_broker", "check_producer", "run_report"]
 
 if TYPE_CHECKING:
     from kafka_conformance.authorizer.check import check_authorizer
     from kafka_conformance.authorizer.report import Report
     from kafka_conformance.broker.check import check_broker
     from kafka_conformance.producer.check import check_producer
+    from kafka_conformance.report.run import run_report
 
 # The public callables, each imported on first use: importing the package must
 # stay cheap and free of Hypothesis side effects.
@@ -26,6 +27,7 @@ _LAZY = {
     "Report": "kafka_conformance.authorizer.report",
     "check_producer": "kafka_conformance.producer.check",
     "check_broker": "kafka_conformance.broker.check",
+    "run_report": "kafka_conformance.report.run",
 }
 
 

@@ -59,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     from kafka_conformance.cli import fuzz as cli_fuzz
     from kafka_conformance.cli import kafka_versions as cli_kafka_versions
     from kafka_conformance.cli import producer as cli_producer
+    from kafka_conformance.cli import report as cli_report
     from kafka_conformance.cli import selftest as cli_selftest
 
     cli_producer.add_arguments(check_sub.add_parser("producer", help="a real producer client under failure traces"))
@@ -73,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_parser("kafka-versions", help="Apache Kafka's own authorizers of every release judging the reference")
     )
 
+    cli_report.add_arguments(
+        sub.add_parser("report", help="every suite over every target that can run here: one page (index.html), "
+                       "report.json, summary.md, junit.xml")
+    )
     cli_selftest.add_arguments(
         sub.add_parser("selftest", help="how strong the suite is: the zoo of faulty authorizers, caught per seed")
     )
@@ -179,6 +184,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from kafka_conformance.cli import kafka_versions as cli_kafka_versions
 
         return cli_kafka_versions.run(args)
+    if args.command == "report":
+        from kafka_conformance.cli import report as cli_report
+
+        return cli_report.run(args)
     if args.command == "selftest":
         from kafka_conformance.cli import selftest as cli_selftest
 

@@ -15,7 +15,7 @@ from kafka_conformance.selftest import zoo_lifecycle as life
 from kafka_conformance.selftest import zoo_matching as match
 from kafka_conformance.selftest.independent import ZooAdapter, ZooAuthorizer
 
-__all__ = ["ZOO", "Mutant", "correct"]
+__all__ = ["ZOO", "Mutant", "correct", "factories"]
 
 
 @attrs.frozen
@@ -116,3 +116,23 @@ def _mutant(name: str, area: str, cls: type[ZooAuthorizer] | type[ZooAdapter]) -
 
 
 ZOO: dict[str, Mutant] = {name: _mutant(name, area, cls) for name, area, cls in _ENTRIES}
+
+
+class _Factories:
+    """Every mutant's factory as an attribute, so that a mutant is a ``python:`` target like any
+    other (``python:kafka_conformance.selftest.zoo:factories.allow-beats-deny``): its saved cases
+    then replay by their own target spec, and a report can hold mutants as columns."""
+
+    def __getattr__(self, name: str) -> Callable[[], ZooAdapter]:
+        if name == "correct":
+            return correct
+        mutant = ZOO.get(name)
+        if mutant is None:
+            raise AttributeError(f"no zoo mutant named {name!r} (kafka-conformance selftest --list names them)")
+        return mutant.make
+
+    def __dir__(self) -> list[str]:
+        return ["correct", *ZOO]
+
+
+factories = _Factories()

@@ -59,7 +59,7 @@ UNITS: dict[str, set[str]] = {
     "adapters.brokers": {"reference.*", "adapters.reaper", "adapters.jvm"},
     "adapters.clients": {"reference.*", "adapters.jvm", "adapters.reaper"},
     # conformance: the three suites never import each other
-    "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker"},
+    "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker", "conformance.report"},
     "conformance.casefiles": {"reference.bounded"},
     "conformance.format_report": {"reference.*"},
     "conformance.authorizer": {"reference.*", "adapters.protocol", "adapters.reference_adapter", "adapters.jsonlines",
@@ -68,6 +68,9 @@ UNITS: dict[str, set[str]] = {
     "conformance.producer": {"reference.*", "adapters.brokers", "adapters.clients", "adapters.reaper", "conformance.casefiles"},
     "conformance.broker": {"reference.*", "adapters.brokers", "conformance.casefiles"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
+    # the report sits on the three suites (it reads their report values) and never the reverse
+    "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "conformance.authorizer",
+                           "conformance.producer", "conformance.broker", "conformance.casefiles", "conformance.__init__"},
     "conformance.pytest_wire": {"conformance.producer", "conformance.broker"},
     "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},

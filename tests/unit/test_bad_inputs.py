@@ -73,6 +73,11 @@ def _files(root: Path) -> None:
     write("case/scenario-list.json", json.dumps({"format": "kafka-conformance/authorizer-case", "version": 1,
                                                  "property": "authorize", "scenario": [1, 2]}))
     write("case/truncated.json", '{"format": "kafka-conformance/authorizer-case", "scen')
+    write("report/version-2.json", json.dumps({"format": "kafka-conformance/report", "version": 2, "suites": []}))
+    write("report/no-status.json", json.dumps({"format": "kafka-conformance/report", "version": 1, "suites": [
+        {"suite": "authorizer", "rows": [], "columns": [{"suite": "authorizer", "target": "t", "release": "4.3.0",
+                                                          "cells": [{"row": "authorize"}]}]}]}))
+    write("report/suites-string.json", json.dumps({"format": "kafka-conformance/report", "version": 1, "suites": "none"}))
     write("props/latin1.properties", b"acks=\xe9\n")
     write("props/no-equals.properties", "acks\n")
     write("props/binary.properties", bytes(range(256)))
@@ -96,6 +101,7 @@ def _families(d: Path) -> Iterator[Bad]:
         "broker-spec": ("check", "broker", "--target", "test-broker:{}"),
         "corpus": ("corpus", "generate", "--cases", "2", "--out", f(d / "out-corpus"), "--kafka-version", "{}"),
         "fuzz": ("fuzz", "--target", "reference", "--cases", "2", "--out", f(d / "out-fuzz"), "--kafka-version", "{}"),
+        "report": ("report", "--out", f(d / "out-report"), "--kafka-version", "{}"),
     }
     for place, template in release_places.items():
         for value, says in (("9.9.9", None), ("banana", "MAJOR.MINOR"), ("3.9.7", None), ("0.10.2", None),
@@ -138,6 +144,7 @@ def _families(d: Path) -> Iterator[Bad]:
         yield Bad(f"timeout-check-{value}", ("check", "authorizer", "--target", "reference", "--timeout", value), "timeout")
         yield Bad(f"timeout-replay-{value}", ("replay", f(d / "case/list.json"), "--timeout", value), "timeout")
         yield Bad(f"timeout-broker-{value}", ("check", "broker", "--target", "test-broker", "--timeout", value), "timeout")
+        yield Bad(f"timeout-report-{value}", ("report", "--out", f(d / "out-report"), "--timeout", value), "timeout")
     seed_places = {
         "authorizer": ("check", "authorizer", "--target", "reference", "--seed", "{}"),
         "producer": ("check", "producer", "--client", "model", "--seed", "{}"),
@@ -145,6 +152,7 @@ def _families(d: Path) -> Iterator[Bad]:
         "corpus": ("corpus", "generate", "--cases", "2", "--out", f(d / "out-corpus"), "--seed", "{}"),
         "fuzz": ("fuzz", "--target", "reference", "--cases", "2", "--out", f(d / "out-fuzz"), "--seed", "{}"),
         "versions": ("kafka-versions", "--seed", "{}"),
+        "report": ("report", "--out", f(d / "out-report"), "--seed", "{}"),
     }
     for place, template in seed_places.items():
         for value in ("x", "1" * 60):
@@ -231,6 +239,7 @@ def _families(d: Path) -> Iterator[Bad]:
         "corpus-out": ("corpus", "generate", "--cases", "2", "--out"),
         "fuzz-out": ("fuzz", "--target", "reference", "--cases", "2", "--out"),
         "versions-failures": ("kafka-versions", "--failures-dir"),
+        "report-out": ("report", "--suite", "authorizer", "--out"),
     }
     for name, argv in dir_options.items():
         yield Bad(f"output-{name}-is-a-file", (*argv, a_file), "is a file")
@@ -258,6 +267,18 @@ def _families(d: Path) -> Iterator[Bad]:
     yield Bad("target-fuzz-unknown", ("fuzz", "--target", "bogus", "--cases", "2", "--out", f(d / "out-fuzz")), "bogus")
     yield Bad("target-corpus-unknown", ("corpus", "generate", "--cases", "2", "--out", f(d / "out-corpus"), "--target", "bogus"),
               "bogus")
+    for name, spec, says in (("unknown", "bogus", "unknown target"), ("python-missing-module", "python:no_such_module_kc:f",
+                                                                      "no_such_module_kc"),
+                             ("reference-version", "reference:banana", "MAJOR.MINOR"), ("broker-bootstrap", "bootstrap", "address"),
+                             ("test-broker-release", "test-broker:9.9.9", "9.9.9")):
+        yield Bad(f"target-report-{name}", ("report", "--out", f(d / "out-report"), "--target", spec), says)
+    for name, says in (("not-json", "not valid JSON"), ("other-format", "format field"), ("missing", "cannot read"),
+                       ("list", "not a kafka-conformance report")):
+        yield Bad(f"report-baseline-{name}", ("report", "--out", f(d / "out-report"), "--baseline", f(d / f"case/{name}.json")),
+                  says)
+    for name, says in (("version-2", "version"), ("no-status", "status"), ("suites-string", "suites")):
+        yield Bad(f"report-baseline-{name}", ("report", "--out", f(d / "out-report"), "--baseline", f(d / f"report/{name}.json")),
+                  says)
     yield Bad("target-replay-unknown", ("replay", f(d / "case/list.json"), "--target", "bogus"), None)
     conflicts = {
         "release": (("--target", "reference:3.9.0", "--kafka-version", "3.6.2"), "give the release once"),
@@ -275,6 +296,13 @@ def _families(d: Path) -> Iterator[Bad]:
         "matrix-row": (("check", "matrix", "--row", "999999"), "999999"),
         "broker-target": (("check", "broker", "--target", "bogus"), None),
         "broker-nothing": (("check", "broker", "--target", "test-broker", "--max-examples", "0"), "--table"),
+        "report-suite": (("report", "--out", f(d / "out-report"), "--suite", "bogus"), "bogus"),
+        "report-profile": (("report", "--out", f(d / "out-report"), "--profile", "fast"), "fast"),
+        "report-client": (("report", "--out", f(d / "out-report"), "--client", "bogus"), "bogus"),
+        "report-broker": (("report", "--out", f(d / "out-report"), "--broker", "bogus"), "bogus"),
+        "report-out-is-a-file": (("report", "--out", f(d / "a-file")), "is a file"),
+        "report-kafka-broker-release": (("report", "--out", f(d / "out-report"), "--suite", "broker", "--target", "kafka:3.2.0"),
+                                        "3.2.0"),
         "fetch-bogus": (("fetch", "bogus"), "bogus"),
         "fetch-nothing": (("fetch",), "fetch"),
         "selftest-mutant": (("selftest", "--mutant", "no-such-mutant"), "no-such-mutant"),
@@ -343,6 +371,7 @@ def test_bad_input_is_a_clear_error(case_id: str, root: Path, capsys: pytest.Cap
         assert case.says in both, f"expected {case.says!r} in:\n{both[-2000:]}"
     for scratch in ("out-corpus", "out-fuzz"):
         assert not (root / scratch / "verdicts").exists(), "a bad input must fail before anything runs"
+    assert not (root / "out-report" / "report.json").exists(), "a bad input must fail before anything runs"
 
 
 def test_an_answer_about_huge_values_is_abbreviated(root: Path, capsys: pytest.CaptureFixture[str]) -> None:

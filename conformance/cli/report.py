@@ -1,0 +1,120 @@
+"""``kafka-conformance report``: every suite over every target that can run here, as one page.
+
+A thin wrapper over :func:`~kafka_conformance.report.run.run_report`: it checks
+the output folder and reads the baseline before anything runs (a mistyped path
+is found in a second, not after the run), prints one plain progress line per
+target and suite on stderr (none with ``--quiet``), writes the report folder,
+and ends with where the page is and the verdict.
+
+Exit codes: 0 no divergence (with ``--baseline``: no new divergence); 1 a
+divergence (with ``--baseline``: a new one); 2 usage error: an unknown target,
+client, broker or suite, an output folder that cannot be written, a baseline
+that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError
+
+__all__ = ["DEFAULT_OUT", "add_arguments", "run"]
+
+DEFAULT_OUT = Path("kafka-conformance-report")
+SUITES = ("authorizer", "producer", "broker")
+PROFILES = ("smoke", "ci", "nightly")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Run the suites over the targets that can run on this machine and write a report folder: index.html "
+        "(one self-contained page), report.json, summary.md (for a pull-request comment) and junit.xml. "
+        "By default: the reference authorizer; the model producer and every Python producer client installed here "
+        "against the test broker and the installed wheel brokers; the test broker and the installed wheel brokers. "
+        "Targets that start a JVM (kafka:VERSION authorizers and brokers, jvm: authorizers, the java producer) are slow: "
+        "they run only when named with --target/--client/--broker, or with --all-runnable."
+    )
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR",
+                        help="the report folder (default: %(default)s); minimal cases are saved under DIR/cases")
+    parser.add_argument("--suite", action="append", dest="suites", choices=SUITES,
+                        help="run only this suite (repeatable; default: every suite, or those the named targets belong to)")
+    parser.add_argument("--target", action="append", dest="targets", default=[], metavar="SPEC",
+                        help="an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, jvm:CLASS, kafka:VERSION) or a "
+                             "broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, kafka:VERSION, bootstrap:HOST:PORT) "
+                             "to report on instead of the defaults (repeatable)")
+    parser.add_argument("--client", action="append", dest="clients", default=[],
+                        help="a producer client (kafka-python, aiokafka, confluent-kafka, java, model) instead of the defaults "
+                             "(repeatable)")
+    parser.add_argument("--broker", action="append", dest="brokers", default=[],
+                        help="a broker the producer clients run against (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
+                             "kafka:VERSION) instead of the defaults (repeatable)")
+    parser.add_argument("--kafka-version", type=types.idempotence_release,
+                        help="the Kafka release every target is held to (default: the newest modelled; 4.3.0 for producers "
+                             "and brokers)")
+    parser.add_argument("--profile", choices=PROFILES, default="ci",
+                        help="how hard to look: smoke (under a minute on the defaults), ci (default), nightly")
+    parser.add_argument("--all-runnable", action="store_true",
+                        help="also every JVM target this machine can run (every fetched kafka:VERSION authorizer and "
+                             "broker, the java producer): slow")
+    parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
+    parser.add_argument("--timeout", type=types.seconds,
+                        help="seconds one call into an authorizer target may take (default: 10)")
+    parser.add_argument("--baseline", type=Path, metavar="FILE",
+                        help="an earlier report.json: list new and fixed divergences, and exit 1 only for new ones")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def _probe_writable(folder: Path) -> None:
+    """Create the folder and write into it now: permission bits do not tell the whole story
+    (a superuser passes every access check; /proc refuses anyway)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"cannot write into {folder}: {exc.strerror}", where="--out") from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.report.baseline import compare
+    from kafka_conformance.report.files import write_report
+    from kafka_conformance.report.plan import ReportError
+    from kafka_conformance.report.read_json import load_report
+    from kafka_conformance.report.run import run_report
+
+    types.output_dir(args.out, "--out")
+    _probe_writable(args.out)
+    old = None
+    if args.baseline is not None:
+        try:
+            old = load_report(args.baseline)
+        except ValueError as exc:
+            raise UsageError(str(exc), where="--baseline") from exc
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    try:
+        report = run_report(
+            suites=args.suites, targets=args.targets, clients=args.clients, brokers=args.brokers,
+            kafka_version=args.kafka_version, profile=args.profile, all_runnable=args.all_runnable, seed=args.seed,
+            failures_dir=args.out / "cases", timeout=args.timeout, on_progress=None if args.quiet else progress,
+        )
+    except ReportError as exc:
+        raise UsageError(str(exc)) from exc
+    comparison = compare(old, report, baseline=str(args.baseline)) if old is not None else None
+    try:
+        written = write_report(report, args.out, comparison)
+    except OSError as exc:
+        raise UsageError(f"cannot write the report: {exc.filename or args.out}: {exc.strerror}", where="--out") from exc
+    print(f"report: {written['index.html']}")
+    print(report.verdict_line())
+    if comparison is not None:
+        print(comparison.verdict_line())
+        return comparison.exit_code
+    return report.exit_code

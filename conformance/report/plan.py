@@ -1,0 +1,243 @@
+"""Which targets a report runs: the defaults this machine can run, narrowed by the user.
+
+Planning is separate from running so that every bad input (an unknown target,
+client or broker, a release out of range) is refused before the first suite
+starts, and so that what the defaults left out is said, with why.
+
+Defaults are fast on purpose: the reference authorizer, the model producer and
+every Python producer client installed here against the test broker and the
+brokers shipped as wheels, and the test broker (plus installed wheel brokers)
+for the broker suite.  Apache Kafka's own authorizers and brokers, Java
+authorizers and the Java producer each start a JVM: they run when named, or
+with ``all_runnable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
+from kafka_conformance.broker.targets import BROKER_TARGETS, BrokerTargetError, broker_targets_table, parse_broker_target
+from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
+from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+from kafka_conformance.report.model import SUITES, NotRun
+
+__all__ = ["Plan", "ReportError", "make_plan", "target_suites"]
+
+JVM_CLIENTS = ("java",)
+WHEEL_BROKERS = ("tansu", "noida", "rdkafka-mock")
+DEFAULT_IDEMPOTENCE_VERSION = "4.3.0"
+
+
+class ReportError(ValueError):
+    """Bad input to a report (the CLI's exit code 2): the message names what and where."""
+
+
+@attrs.frozen
+class Plan:
+    suites: tuple[str, ...]
+    authorizers: tuple[Target, ...] = ()
+    producers: tuple[tuple[str, str, bool], ...] = ()
+    """(client, broker, named by the user)."""
+    brokers: tuple[tuple[str, bool], ...] = ()
+    """(broker target, named by the user)."""
+    kafka_version: str | None = None
+    not_run: tuple[NotRun, ...] = ()
+
+
+def target_suites(spec: str) -> tuple[str, ...]:
+    """The suites whose target grammar accepts ``spec`` (``kafka:VERSION`` names both an
+    authorizer and a broker of that release)."""
+    kind = spec.strip().partition(":")[0]
+    found = []
+    if kind in ("reference", "reference-indexed", "python", "cmd", "jvm", "kafka") or spec == "kafka-default-by-type":
+        found.append("authorizer")
+    else:
+        from importlib.metadata import entry_points
+
+        if any(ep.name == spec for ep in entry_points(group="kafka_conformance.targets")):
+            found.append("authorizer")
+    try:
+        parse_broker_target(spec)
+        found.append("broker")
+    except BrokerTargetError:
+        pass
+    return tuple(found)
+
+
+def make_plan(
+    *,
+    suites: Iterable[str] | None = None,
+    targets: Sequence[str | Target] = (),
+    clients: Sequence[str] = (),
+    brokers: Sequence[str] = (),
+    kafka_version: str | None = None,
+    all_runnable: bool = False,
+    timeout: float | None = None,
+) -> Plan:
+    """Validate the user's choices and fill in the defaults; raises :class:`ReportError`."""
+    chosen = _suites(suites, targets, clients, brokers)
+    named_auth = [t for t in targets if isinstance(t, Target) or "authorizer" in target_suites(t)]
+    named_brokers = [t for t in targets if isinstance(t, str) and "broker" in target_suites(t)]
+    for t in targets:
+        if isinstance(t, str) and not target_suites(t):
+            if t.strip().partition(":")[0] in BROKER_TARGETS:  # a broker kind, malformed: its own message says how
+                try:
+                    parse_broker_target(t)
+                except BrokerTargetError as exc:
+                    raise ReportError(f"target {t!r}: {exc}") from exc
+            raise ReportError(f"target {t!r}: unknown target; an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, "
+                              "jvm:CLASS, kafka:VERSION) or a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
+                              "kafka:VERSION, bootstrap:HOST:PORT); 'kafka-conformance targets' lists them")
+    not_run: list[NotRun] = []
+    authorizers = _authorizers(named_auth, kafka_version, all_runnable, timeout, not_run) if "authorizer" in chosen else ()
+    producers = _producers(clients, brokers, all_runnable, not_run) if "producer" in chosen else ()
+    broker_targets = _brokers(named_brokers, kafka_version, all_runnable, not_run) if "broker" in chosen else ()
+    return Plan(chosen, authorizers, producers, broker_targets, kafka_version, tuple(not_run))
+
+
+def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clients: Sequence[str],
+            brokers: Sequence[str]) -> tuple[str, ...]:
+    if suites is not None:
+        picked = tuple(dict.fromkeys(suites))
+        unknown = [s for s in picked if s not in SUITES]
+        if unknown:
+            raise ReportError(f"unknown suite {unknown[0]!r}; suites are {', '.join(SUITES)}")
+        if not picked:
+            raise ReportError("no suite chosen; suites are " + ", ".join(SUITES))
+        return picked
+    if not (targets or clients or brokers):
+        return SUITES
+    implied: set[str] = set()
+    for t in targets:
+        implied.update(("authorizer",) if isinstance(t, Target) else target_suites(t))
+    if clients or brokers:
+        implied.add("producer")
+    return tuple(s for s in SUITES if s in implied) or SUITES
+
+
+def _authorizers(named: Sequence[str | Target], kafka_version: str | None, all_runnable: bool, timeout: float | None,
+                 not_run: list[NotRun]) -> tuple[Target, ...]:
+    specs: list[str | Target] = list(named) or ["reference"]
+    if all_runnable and not named:
+        specs += _runnable_kafka_authorizers(kafka_version, not_run)
+    out = []
+    for spec in specs:
+        if isinstance(spec, Target):
+            out.append(spec)
+            continue
+        try:
+            out.append(resolve_target(spec, kafka_version=kafka_version, timeout=timeout))
+        except TargetError as exc:
+            message = str(exc) if spec in str(exc) else f"target {spec!r}: {exc}"
+            if not named and kafka_version is not None:  # the default reference, at a release only the other suites model
+                message += "; the authorizer suite models 2.0.0 and later: choose the other suites with --suite producer --suite broker"
+            raise ReportError(message) from exc
+    return tuple(out)
+
+
+def _runnable_kafka_authorizers(kafka_version: str | None, not_run: list[NotRun]) -> list[str]:
+    from kafka_conformance.adapters.jvm.kafka_releases import all_releases
+    from kafka_conformance.adapters.jvm.kafka_target import not_runnable_reason
+
+    found = []
+    for release in all_releases():
+        if kafka_version is not None and str(release.version) != kafka_version:
+            continue
+        reason = not_runnable_reason(release)
+        if reason is None:
+            found.append(release.spec)
+        else:
+            not_run.append(NotRun("authorizer", release.spec, reason))
+    return found
+
+
+def _producers(clients: Sequence[str], brokers: Sequence[str], all_runnable: bool,
+               not_run: list[NotRun]) -> tuple[tuple[str, str, bool], ...]:
+    for client in clients:
+        if client == MODEL:
+            continue
+        try:
+            resolve_client(client)
+        except ClientSpecError as exc:
+            raise ReportError(str(exc) if client in str(exc) else f"client {client!r}: {exc}") from exc
+    for broker in brokers:
+        try:
+            parse_broker(broker)
+        except BrokerSpecError as exc:
+            raise ReportError(f"--broker {broker!r}: {exc}") from exc
+    chosen_clients = list(clients) or [MODEL, *_available_clients(all_runnable, not_run)]
+    chosen_brokers = list(brokers) or ["test-broker", *_wheel_brokers(not_run)]
+    out: list[tuple[str, str, bool]] = []
+    for client in dict.fromkeys(chosen_clients):
+        if client == MODEL:
+            out.append((MODEL, "model", bool(clients)))
+            continue
+        out += [(client, broker, bool(clients or brokers)) for broker in dict.fromkeys(chosen_brokers)]
+    return tuple(out)
+
+
+def _available_clients(all_runnable: bool, not_run: list[NotRun]) -> list[str]:
+    found = []
+    for client in REAL_CLIENTS:
+        if client in JVM_CLIENTS and not all_runnable:
+            continue
+        try:
+            resolve_client(client)
+        except ClientSpecError as exc:
+            not_run.append(NotRun("producer", client, str(exc)))
+            continue
+        found.append(client)
+    return found
+
+
+def _wheel_brokers(not_run: list[NotRun], suite: str = "producer") -> list[str]:
+    found = []
+    for name, what, runnable in broker_targets_table():
+        if name not in WHEEL_BROKERS:
+            continue
+        if runnable:
+            found.append(name)
+        else:
+            not_run.append(NotRun(suite, name, what))
+    return found
+
+
+def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool,
+             not_run: list[NotRun]) -> tuple[tuple[str, bool], ...]:
+    if named:
+        for spec in named:
+            _check_broker_release(spec)
+        return tuple((t, True) for t in dict.fromkeys(named))
+    specs = ["test-broker", *_wheel_brokers(not_run, "broker")]
+    if all_runnable:
+        from kafka_conformance.adapters.brokers.kafka_broker import KRAFT_RELEASES, kafka_broker_reason
+
+        for version in KRAFT_RELEASES:
+            if kafka_version is not None and str(version) != kafka_version:
+                continue
+            reason = kafka_broker_reason(str(version))
+            if reason is None:
+                specs.append(f"kafka:{version}")
+            else:
+                not_run.append(NotRun("broker", f"kafka:{version}", reason))
+    return tuple((s, False) for s in specs)
+
+
+
+def _check_broker_release(spec: str) -> None:
+    """A release in a broker spec is checked before the run (a typo never becomes a column that
+    could not run)."""
+    kind, _, arg = spec.strip().partition(":")
+    try:
+        if kind == "test-broker" and arg:
+            known_release(arg, IDEMPOTENCE_RELEASES)
+        elif kind == "kafka":
+            from kafka_conformance.adapters.brokers.kafka_broker import kraft_release
+
+            kraft_release(arg.partition(":")[0])
+    except ValueError as exc:
+        raise ReportError(f"target {spec!r}: {exc}") from exc

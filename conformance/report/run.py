@@ -1,0 +1,216 @@
+"""``run_report``: the suites over the planned targets, gathered into one :class:`Report`.
+
+Each suite runs through its own callable (``check_authorizer``,
+``check_producer``, ``check_broker``); their report values become columns
+(:mod:`.from_authorizer`, :mod:`.from_producer`, :mod:`.from_broker`).  A
+target the user named that fails to start gets a column of cells that could not
+run, with why; a default target that cannot run here is listed in
+``Report.not_run`` instead, so the defaults never fail a report.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from kafka_conformance import __version__
+from kafka_conformance.authorizer.targets import Target, TargetError
+from kafka_conformance.report.from_authorizer import authorizer_column, authorizer_rows
+from kafka_conformance.report.from_broker import broker_column, broker_rows
+from kafka_conformance.report.from_producer import column_target, producer_column, producer_rows
+from kafka_conformance.report.model import Cell, CellStatus, Column, NotRun, Report, Row, SuiteRun
+from kafka_conformance.report.plan import DEFAULT_IDEMPOTENCE_VERSION, Plan, ReportError, make_plan
+
+if TYPE_CHECKING:
+    from kafka_conformance.broker.report import BrokerReport
+
+__all__ = ["PROFILES", "Depth", "run_report"]
+
+
+@attrs.frozen
+class Depth:
+    """How hard each suite looks under a profile."""
+
+    authorizer_examples: int
+    """Hypothesis examples per authorizer property."""
+    producer_traces: int
+    """Generated failure traces per producer column (each a real run for a real client); the trace table always runs."""
+    broker_examples: int
+    """Generated crafted sequences per round of the broker suite."""
+    broker_rounds: int
+    real_client_table: bool = True
+    """Whether real clients run the trace table (about a minute of real runs per client and broker);
+    the model engine always does (milliseconds, in simulated time)."""
+
+
+PROFILES: dict[str, Depth] = {
+    "smoke": Depth(authorizer_examples=10, producer_traces=3, broker_examples=10, broker_rounds=2, real_client_table=False),
+    "ci": Depth(authorizer_examples=100, producer_traces=15, broker_examples=50, broker_rounds=6),
+    "nightly": Depth(authorizer_examples=1000, producer_traces=100, broker_examples=500, broker_rounds=6),
+}
+DEFAULT_PROFILE = "ci"
+
+Progress = Callable[[str], None]
+
+
+def run_report(
+    *,
+    suites: Iterable[str] | None = None,
+    targets: Sequence[str | Target] = (),
+    clients: Sequence[str] = (),
+    brokers: Sequence[str] = (),
+    kafka_version: str | None = None,
+    profile: str = DEFAULT_PROFILE,
+    all_runnable: bool = False,
+    seed: int | None = None,
+    failures_dir: str | Path | None = None,
+    timeout: float | None = None,
+    on_progress: Progress | None = None,
+) -> Report:
+    """Run the chosen suites over their targets and return the :class:`Report`.
+
+    ``targets`` are authorizer and broker target specs (a :class:`Target` value
+    is an authorizer target built in Python, e.g. a zoo mutant); ``clients`` and
+    ``brokers`` narrow the producer suite's client x broker pairs.  Without any
+    of them, every suite runs on the fast defaults this machine can run (see
+    :mod:`.plan`); ``all_runnable`` adds the JVM targets.  Minimal cases are saved
+    under ``failures_dir`` for ``kafka-conformance replay``.  Raises
+    :class:`~.plan.ReportError` for bad input, before anything runs.
+    """
+    if profile not in PROFILES:
+        raise ReportError(f"unknown profile {profile!r}; profiles are {', '.join(PROFILES)}")
+    depth = PROFILES[profile]
+    plan = make_plan(suites=suites, targets=targets, clients=clients, brokers=brokers, kafka_version=kafka_version,
+                     all_runnable=all_runnable, timeout=timeout)
+    say = on_progress or (lambda line: None)
+    for gone in plan.not_run:
+        say(f"[{gone.suite}] {gone.target}: not run here: {gone.reason}")
+    saves = Path(failures_dir) if failures_dir is not None else None
+    started = time.monotonic()
+    runs = []
+    skipped = list(plan.not_run)
+    for suite in plan.suites:
+        runner = {"authorizer": _authorizer_suite, "producer": _producer_suite, "broker": _broker_suite}[suite]
+        runs.append(runner(plan, depth, seed, saves, say, skipped))
+    return Report(
+        suites=tuple(runs),
+        profile=profile,
+        seed=seed,
+        kit_version=__version__,
+        generated_at=datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+        duration_s=time.monotonic() - started,
+        not_run=tuple(skipped),
+    )
+
+
+def _done(say: Progress, column: Column) -> Column:
+    counts = ", ".join(f"{n} {s.value}" for s in CellStatus if (n := sum(c.status is s for c in column.cells)))
+    say(f"[{column.suite}] {column.target} @ {column.release}: {counts or 'nothing'} in {column.duration_s:.1f}s")
+    return column
+
+
+def unrunnable(suite: str, target: str, release: str, problem: str, rows: tuple[Row, ...]) -> Column:
+    """A column the user asked for that could not run at all: every row says why."""
+    cells = tuple(Cell(r.id, CellStatus.COULD_NOT_RUN, reason=problem) for r in rows)
+    return Column(suite, target, release, cells=cells, problem=problem)
+
+
+def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: Progress,
+                      skipped: list[NotRun]) -> SuiteRun:
+    from kafka_conformance.authorizer.check import check_authorizer
+
+    rows = authorizer_rows()
+    columns = []
+    for target in plan.authorizers:
+        say(f"[authorizer] {target.spec}: running")
+        try:
+            report = check_authorizer(target, max_examples=depth.authorizer_examples, seed=seed,
+                                      failures_dir=saves / "authorizer" if saves is not None else None)
+        except TargetError as exc:
+            release = str(target.capabilities.profile())
+            columns.append(_done(say, unrunnable("authorizer", target.spec, release, str(exc), rows)))
+            continue
+        what = "the kit's reference authorizer" if target.spec.startswith("reference") else ""
+        columns.append(_done(say, authorizer_column(report, description=what)))
+    return SuiteRun("authorizer", rows, tuple(columns))
+
+
+def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: Progress,
+                    skipped: list[NotRun]) -> SuiteRun:
+    from kafka_conformance.adapters.clients.protocol import ClientConfigError
+    from kafka_conformance.producer.check import check_producer
+    from kafka_conformance.producer.clients import MODEL, ClientSpecError
+    from kafka_conformance.producer.engines import BrokerSpecError
+
+    rows = producer_rows()
+    version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
+    columns = []
+    for client, broker, named in plan.producers:
+        target = column_target(client, broker)
+        say(f"[producer] {target}: running")
+        table = client == MODEL or depth.real_client_table
+        try:
+            report = check_producer(client, kafka_version=version, broker="test-broker" if broker == "model" else broker,
+                                    max_examples=depth.producer_traces, seed=seed, table=table,
+                                    failures_dir=saves / "producer" if saves is not None else None)
+        except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
+            if not named:
+                skipped.append(NotRun("producer", target, str(exc)))
+                say(f"[producer] {target}: not run here: {exc}")
+                continue
+            columns.append(_done(say, unrunnable("producer", target, version, str(exc), rows)))
+            continue
+        what = "the reference producer against the reference cluster (simulated time)" if client == MODEL else ""
+        left_out = "" if table else "the trace table runs on real clients under the ci and nightly profiles, not smoke"
+        columns.append(_done(say, producer_column(report, description=what, table_left_out=left_out)))
+    return SuiteRun("producer", rows, tuple(columns))
+
+
+def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: Progress,
+                  skipped: list[NotRun]) -> SuiteRun:
+    from kafka_conformance.broker.check import check_broker
+    from kafka_conformance.broker.targets import BrokerTargetError
+
+    rows = broker_rows()
+    version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
+    columns = []
+    for target, named in plan.brokers:
+        say(f"[broker] {target}: running")
+        folder = saves / "broker" if saves is not None else None
+        try:
+            report = check_broker(target, kafka_version=version, max_examples=depth.broker_examples,
+                                  max_rounds=depth.broker_rounds, seed=seed, failures_dir=folder, table=True)
+        except BrokerTargetError as exc:
+            if not named:
+                skipped.append(NotRun("broker", target, str(exc)))
+                say(f"[broker] {target}: not run here: {exc}")
+                continue
+            columns.append(_done(say, unrunnable("broker", target, version, str(exc), rows)))
+            continue
+        columns.append(_done(say, broker_column(report, probe_saves=_save_probes(report, folder, target, version, seed))))
+    return SuiteRun("broker", rows, tuple(columns))
+
+
+def _save_probes(report: BrokerReport, folder: Path | None, target: str, version: str, seed: int | None) -> dict[str, str]:
+    """Each diverging probe saved as a broker case file (the suite saves only its generated
+    findings), so that its replay command works like theirs."""
+    from kafka_conformance.broker.check import save_finding
+    from kafka_conformance.broker.probes import PROBES
+    from kafka_conformance.broker.report import BrokerFinding
+
+    if folder is None:
+        return {}
+    cases = {p.name: p.case for p in PROBES}
+    out = {}
+    for probe in report.probes:
+        if probe.status != "diverges" or not probe.divergences or probe.name not in cases:
+            continue
+        steps = probe.run.steps if probe.run is not None else ()
+        finding = BrokerFinding(probe.divergences[0].anomaly, cases[probe.name], probe.divergences[0], steps, 1)
+        out[probe.name] = str(save_finding(finding, folder, target, version, seed))
+    return out

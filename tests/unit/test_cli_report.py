@@ -1,0 +1,84 @@
+"""``kafka-conformance report`` as a user runs it: the folder it writes, what it prints, its
+exit codes with and without a baseline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.cli.main import main
+from kafka_conformance.report.files import FILES
+
+MUTANT = "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"
+FAST = ("--profile", "smoke", "--seed", "0")
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_divergence_exits_1_and_the_folder_holds_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report"
+    code, stdout, stderr = _run(["report", "--out", str(out), "--target", MUTANT, *FAST], capsys)
+    assert code == 1, stdout + stderr
+    assert sorted(p.name for p in out.iterdir() if p.is_file()) == sorted(FILES)
+    assert f"report: {out / 'index.html'}" in stdout
+    assert "verdict: diverges (1 column;" in stdout
+    assert f"[authorizer] {MUTANT}: running" in stderr  # one plain progress line per target
+    body = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert [s["suite"] for s in body["suites"]] == ["authorizer"]  # --target narrowed the suites
+    saved = [d["saved_to"] for s in body["suites"] for c in s["columns"] for cell in c["cells"] for d in cell["divergences"]]
+    assert saved and all(Path(p).is_file() and Path(p).is_relative_to(out / "cases") for p in saved)
+    # The replay command the report prints reproduces the case.
+    code, stdout, _ = _run(["replay", saved[0]], capsys)
+    assert code == 1 and stdout.startswith("FAILED")
+
+
+def test_a_baseline_fails_a_run_only_for_new_divergences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = tmp_path / "first"
+    assert _run(["report", "--quiet", "--out", str(first), "--target", MUTANT, *FAST], capsys)[0] == 1
+    code, stdout, stderr = _run(["report", "--quiet", "--out", str(tmp_path / "again"), "--target", MUTANT, *FAST,
+                                 "--baseline", str(first / "report.json")], capsys)
+    assert code == 0, stdout + stderr
+    assert stderr == ""  # --quiet
+    assert "0 new divergence(s), 0 fixed" in stdout
+    # A baseline from before the bug: every divergence of this run is new.
+    body = json.loads((first / "report.json").read_text(encoding="utf-8"))
+    for suite in body["suites"]:
+        for column in suite["columns"]:
+            for cell in column["cells"]:
+                if cell["status"] == "diverges":
+                    cell.update(status="holds", divergences=[])
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps(body), encoding="utf-8")
+    code, stdout, _ = _run(["report", "--quiet", "--out", str(tmp_path / "third"), "--target", MUTANT, *FAST,
+                            "--baseline", str(older)], capsys)
+    assert code == 1
+    summary = (tmp_path / "third" / "summary.md").read_text(encoding="utf-8")
+    assert "New divergences:" in summary and "deny-not-applied" in summary
+    assert json.loads((tmp_path / "third" / "report.json").read_text(encoding="utf-8"))["baseline"]["new"]
+
+
+def test_the_model_producer_holds_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, _ = _run(["report", "--quiet", "--out", str(tmp_path / "r"), "--client", "model", *FAST], capsys)
+    assert code == 0, stdout
+    assert "verdict: holds (1 column;" in stdout
+
+
+def test_a_corrupt_baseline_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "report.json"
+    bad.write_text('{"format": "kafka-conformance/report", "version": 1, "suites": 3}', encoding="utf-8")
+    code, _, stderr = _run(["report", "--out", str(tmp_path / "r"), "--target", MUTANT, "--baseline", str(bad)], capsys)
+    assert code == 2
+    assert f"--baseline: {bad}: not a readable report" in stderr and "suites" in stderr
+    assert "running" not in stderr and not (tmp_path / "r" / "report.json").exists()
+
+
+def test_help_says_which_targets_are_slow(capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, _ = _run(["report", "--help"], capsys)
+    assert code == 0
+    assert "--all-runnable" in stdout and "JVM" in stdout and "smoke" in stdout
