@@ -161,6 +161,43 @@ def _properties(release: KafkaVersion, port: int, controller: int, data: Path) -
     return "\n".join(lines) + "\n"
 
 
+AUTH_FIRST = KafkaVersion(2, 4, 0)
+"""``kafka:VERSION,auth`` needs AclAuthorizer (2.4, KIP-504) or StandardAuthorizer (KRaft)."""
+AUTH_USERS = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
+"""SASL/PLAIN logins of an ``auth`` broker: ``admin`` is the broker's own login and a super
+user (as is ``ANONYMOUS``, the broker itself on the PLAINTEXT controller listener); the
+others are ordinary users whose rights come from ACLs alone."""
+
+
+def authorized_properties(text: str, port: int, release: KafkaVersion) -> str:
+    """``text`` with its client listener on SASL_PLAINTEXT (PLAIN logins :data:`AUTH_USERS`) and
+    Kafka's authorizer of the release on, denying what no ACL allows (``real-kafka.md`` §2c)."""
+    out = []
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key in ("listeners", "advertised.listeners"):
+            value = value.replace(f"PLAINTEXT://127.0.0.1:{port}", f"SASL_PLAINTEXT://127.0.0.1:{port}")
+        elif key == "inter.broker.listener.name":
+            continue
+        elif key == "listener.security.protocol.map":
+            value = "CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
+        out.append(f"{key}={value}")
+    users = " ".join(f'user_{u}="{p}"' for u, p in AUTH_USERS.items())
+    authorizer = ("org.apache.kafka.metadata.authorizer.StandardAuthorizer" if release >= KRAFT_FIRST
+                  else "kafka.security.authorizer.AclAuthorizer")
+    out += [
+        "inter.broker.listener.name=SASL_PLAINTEXT",
+        "sasl.enabled.mechanisms=PLAIN",
+        "sasl.mechanism.inter.broker.protocol=PLAIN",
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+        f'required username="admin" password="{AUTH_USERS["admin"]}" {users};',
+        f"authorizer.class.name={authorizer}",
+        "super.users=User:admin;User:ANONYMOUS",
+        "allow.everyone.if.no.acl.found=false",
+    ]
+    return "\n".join(out) + "\n"
+
+
 def format_storage(java: str, classpath: str, configs: Sequence[Path], workdir: Path, cluster: str | None = None) -> None:
     """``kafka.tools.StorageTool format`` of every node's ``configs`` with one cluster id, each in
     a process of its own (its main ends in System.exit), all at once."""
@@ -186,12 +223,16 @@ def format_storage(java: str, classpath: str, configs: Sequence[Path], workdir: 
             stop_tree(proc, owner)
 
 
-def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> KafkaNode:
-    """Start a one-node broker of ``version`` (KRaft from 3.3, ZooKeeper mode before).
+def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S, *, auth: bool = False) -> KafkaNode:
+    """Start a one-node broker of ``version`` (KRaft from 3.3, ZooKeeper mode before); with
+    ``auth``, clients log in with SASL/PLAIN and Kafka's authorizer decides (2.4 and later).
 
     The caller stops the node.  BrokerStartError when it cannot start (its output is
     quoted); ValueError for a release the kit does not start."""
     release = broker_release(version)
+    if auth and release < AUTH_FIRST:
+        raise ValueError(f"kafka:{release},auth: authorization on the wire is checked from {AUTH_FIRST} "
+                         "(AclAuthorizer, KIP-504); SimpleAclAuthorizer is not modelled")
     reason = kafka_broker_reason(str(release))
     if reason is not None:
         raise BrokerStartError(f"kafka:{release}: {reason}")
@@ -199,8 +240,8 @@ def start_kafka_broker(version: str, timeout_s: float = START_TIMEOUT_S) -> Kafk
     assert java is not None
     sets = [cached_jars(a) or () for a in broker_artifacts(release)]
     if release < KRAFT_FIRST:
-        return _start_zookeeper_mode(release, java, zk.broker_classpath(*sets), timeout_s)
-    return _start_kraft(release, java, os.pathsep.join(str(j) for j in sets[0]), timeout_s)
+        return _start_zookeeper_mode(release, java, zk.broker_classpath(*sets), timeout_s, auth)
+    return _start_kraft(release, java, os.pathsep.join(str(j) for j in sets[0]), timeout_s, auth)
 
 
 def kafka_argv(java: str, classpath: str, config: Path) -> list[str]:
@@ -208,13 +249,14 @@ def kafka_argv(java: str, classpath: str, config: Path) -> list[str]:
             "-cp", classpath, "kafka.Kafka", str(config)]
 
 
-def _start_kraft(release: KafkaVersion, java: str, classpath: str, timeout_s: float) -> KafkaNode:
+def _start_kraft(release: KafkaVersion, java: str, classpath: str, timeout_s: float, auth: bool) -> KafkaNode:
     workdir = Path(tempfile.mkdtemp(prefix=f"kc-kafka-{release}-"))
     port, controller = free_port(), free_port()
     while controller == port:
         controller = free_port()
     config = workdir / "server.properties"
-    config.write_text(_properties(release, port, controller, workdir / "data"), encoding="utf-8")
+    text = _properties(release, port, controller, workdir / "data")
+    config.write_text(authorized_properties(text, port, release) if auth else text, encoding="utf-8")
     try:
         format_storage(java, classpath, [config], workdir)
     except BaseException:
@@ -226,10 +268,10 @@ def _start_kraft(release: KafkaVersion, java: str, classpath: str, timeout_s: fl
     except BaseException:
         process.stop()
         raise
-    return KafkaNode(process, port, release, "KRaft, one node")
+    return KafkaNode(process, port, release, "KRaft, one node" + (", SASL/PLAIN and StandardAuthorizer" if auth else ""))
 
 
-def _start_zookeeper_mode(release: KafkaVersion, java: str, classpath: str, timeout_s: float) -> KafkaNode:
+def _start_zookeeper_mode(release: KafkaVersion, java: str, classpath: str, timeout_s: float, auth: bool) -> KafkaNode:
     root = Path(tempfile.mkdtemp(prefix=f"kc-kafka-{release}-"))
     try:
         (root / "zookeeper").mkdir()
@@ -242,10 +284,12 @@ def _start_zookeeper_mode(release: KafkaVersion, java: str, classpath: str, time
     try:
         port = free_port()
         config = root / "broker" / "server.properties"
-        config.write_text(zk.zookeeper_mode_properties(port, zk_port, root / "broker" / "data"), encoding="utf-8")
+        text = zk.zookeeper_mode_properties(port, zk_port, root / "broker" / "data")
+        config.write_text(authorized_properties(text, port, release) if auth else text, encoding="utf-8")
         process = BrokerProcess(f"kafka-{release}", kafka_argv(java, classpath, config), workdir=str(root / "broker"))
         substitute = ", ZooKeeper 3.5.9's client" if zk.needs_client_substitute(release) else ""
-        node = KafkaNode(process, port, release, f"ZooKeeper mode, one broker{substitute}", zookeeper, root)
+        secured = ", SASL/PLAIN and AclAuthorizer" if auth else ""
+        node = KafkaNode(process, port, release, f"ZooKeeper mode, one broker{substitute}{secured}", zookeeper, root)
         process.wait_listening(port, timeout_s)
     except BaseException:
         if node is not None:

@@ -47,6 +47,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import (
     kafka_broker_reason,
 )
 from kafka_conformance.adapters.brokers.process import BrokerProcess, BrokerStartError, free_port
+from kafka_conformance.adapters.brokers.wire_admin import create_assigned_topic, elect_preferred, reassign
 from kafka_conformance.adapters.jvm.maven import cached_jars
 from kafka_conformance.adapters.jvm.session import jdk_tool
 from kafka_conformance.reference.releases import KafkaVersion
@@ -214,7 +215,7 @@ class KafkaCluster:
         n = len(self.nodes)
         assignments = {p: [(p + k) % n for k in range(replication_factor)] for p in range(partitions)}
         with self._client() as client:
-            client.create_assigned_topic(topic, assignments, configs={"min.insync.replicas": str(min_insync)})
+            create_assigned_topic(client, topic, assignments, configs={"min.insync.replicas": str(min_insync)})
         wait_until(f"{topic}: every replica in sync",
                    lambda: all(set(m.isr) >= set(assignments[p]) for p, m in self.partitions(topic).items()))
 
@@ -242,10 +243,10 @@ class KafkaCluster:
         target = int(others[0])
         order = [target, *(r for r in meta.replicas if r != target)]
         with self._client() as client:
-            client.reassign(topic, partition, order)
+            reassign(client, topic, partition, order)
             wait_until(f"{topic}-{partition} reassigned to {order}",
                        lambda: list(self.partitions(topic)[partition].replicas) == order)
-            client.elect_preferred(topic, partition)
+            elect_preferred(client, topic, partition)
         wait_until(f"broker {target} leading {topic}-{partition}", lambda: self.partitions(topic)[partition].leader == target)
         return target
 

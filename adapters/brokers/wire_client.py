@@ -28,7 +28,7 @@ import itertools
 import socket
 import struct
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -56,11 +56,13 @@ API_CAPS: Mapping[int, int] = {
     18: 0,  # ApiVersions (v0 on purpose, see the module docstring)
     19: 5,  # CreateTopics
     22: 4,  # InitProducerId
+    24: 3,  # AddPartitionsToTxn (v4+ come from brokers only)
+    26: 3,  # EndTxn
     43: 2,  # ElectLeaders
     45: 1,  # AlterPartitionReassignments
 }
 _API_NAMES = {0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 10: "FindCoordinator",
-              18: "ApiVersions", 19: "CreateTopics", 22: "InitProducerId", 43: "ElectLeaders",
+              18: "ApiVersions", 19: "CreateTopics", 22: "InitProducerId", 24: "AddPartitionsToTxn", 26: "EndTxn", 43: "ElectLeaders",
               45: "AlterPartitionReassignments"}
 _MAX_FRAME = 64 * 1024 * 1024
 
@@ -187,7 +189,8 @@ def decode_batches(data: bytes | None) -> tuple[FetchedBatch, ...]:
 class WireClient:
     """One connection to one broker; requests are sent and answered strictly one at a time."""
 
-    def __init__(self, host: str, port: int, *, timeout_s: float = 10.0, client_id: str = "kafka-conformance") -> None:
+    def __init__(self, host: str, port: int, *, timeout_s: float = 10.0, client_id: str = "kafka-conformance",
+                 login: Callable[[WireClient], None] | None = None) -> None:
         self.host = host
         self.port = port
         self.timeout_s = timeout_s
@@ -204,6 +207,8 @@ class WireClient:
         try:
             _load_kafka()
             self.versions = self.api_versions()
+            if login is not None:  # SASL (wire_auth.sasl_plain): after ApiVersions, before anything else
+                login(self)
         except BaseException:
             self.close()
             raise
@@ -336,58 +341,6 @@ class WireClient:
                     detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
                     raise WireError(f"broker {self.address} refused to create topic {name!r}: {detail}")
         return self.wait_for_leaders(name, partitions, timeout_s=timeout_s, auto_create=not self.supports(19))
-
-    def create_assigned_topic(
-        self, name: str, assignments: dict[int, list[int]], *, configs: dict[str, str] | None = None,
-        timeout_s: float = 30.0,
-    ) -> dict[int, int]:
-        """Create ``name`` with the replicas of each partition given (the first is the preferred
-        leader) and topic ``configs``; wait until every partition has a leader."""
-        from kafka.protocol.admin import CreateTopicsRequest, CreateTopicsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
-
-        creatable = CreateTopicsRequest.CreatableTopic
-        topic = creatable(
-            name=name, num_partitions=-1, replication_factor=-1,
-            assignments=[creatable.CreatableReplicaAssignment(partition_index=p, broker_ids=list(r))
-                         for p, r in sorted(assignments.items())],
-            configs=[creatable.CreatableTopicConfig(name=k, value=v) for k, v in (configs or {}).items()],
-        )
-        response = self.request(CreateTopicsRequest(topics=[topic], timeout_ms=int(timeout_s * 1000)),
-                                CreateTopicsResponse, self.version_for(19))
-        for result in response.topics:
-            if result.error_code not in (0, 36):
-                detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
-                raise WireError(f"broker {self.address} refused to create topic {name!r}: {detail}")
-        return self.wait_for_leaders(name, len(assignments), timeout_s=timeout_s)
-
-    def reassign(self, topic: str, partition: int, replicas: list[int], *, timeout_s: float = 30.0) -> None:
-        """AlterPartitionReassignments (KIP-455) of one partition to ``replicas``, in that order."""
-        from kafka.protocol.admin import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
-            AlterPartitionReassignmentsRequest,
-            AlterPartitionReassignmentsResponse,
-        )
-
-        req_topic = AlterPartitionReassignmentsRequest.ReassignableTopic
-        request = AlterPartitionReassignmentsRequest(timeout_ms=int(timeout_s * 1000), topics=[req_topic(
-            name=topic, partitions=[req_topic.ReassignablePartition(partition_index=partition, replicas=replicas)])])
-        response = self.request(request, AlterPartitionReassignmentsResponse, self.version_for(45))
-        errors = [(p.error_code, p.error_message) for t in response.responses for p in t.partitions if p.error_code]
-        if response.error_code or errors:
-            raise WireError(f"broker {self.address} refused to reassign {topic}-{partition} to {replicas}: "
-                            f"{response.error_code} {response.error_message or ''} {errors}".rstrip())
-
-    def elect_preferred(self, topic: str, partition: int, *, timeout_s: float = 30.0) -> None:
-        """ElectLeaders (KIP-460), PREFERRED, for one partition; "already the preferred leader" is no error."""
-        from kafka.protocol.admin import ElectLeadersRequest, ElectLeadersResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
-
-        version = self.version_for(43)
-        request = ElectLeadersRequest(election_type=0, timeout_ms=int(timeout_s * 1000), topic_partitions=[
-            ElectLeadersRequest.TopicPartitions(topic=topic, partitions=[partition])])
-        response = self.request(request, ElectLeadersResponse, version)
-        errors = [(p.error_code, p.error_message) for r in response.replica_election_results
-                  for p in r.partition_result if p.error_code not in (0, 84)]  # 84 ELECTION_NOT_NEEDED
-        if getattr(response, "error_code", 0) or errors:
-            raise WireError(f"broker {self.address} refused to elect the preferred leader of {topic}-{partition}: {errors}")
 
     def wait_for_leaders(self, name: str, partitions: int, *, timeout_s: float = 10.0, auto_create: bool = False) -> dict[int, int]:
         deadline = time.monotonic() + timeout_s

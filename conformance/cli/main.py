@@ -67,6 +67,10 @@ def _parser() -> argparse.ArgumentParser:
         check_sub.add_parser("matrix", help="the trace table on every installed client x broker: which guarantees hold")
     )
     cli_broker.add_arguments(check_sub.add_parser("broker", help="a broker's produce path against the reference, by crafted requests"))
+    from kafka_conformance.cli import requests as cli_requests
+
+    cli_requests.add_arguments(check_sub.add_parser(
+        "requests", help="a broker's authorization of producer and transaction requests (SASL users, real ACLs)"))
     cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
     cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
     cli_fetch.add_arguments(sub.add_parser("fetch", help="fetch the jars of real-Kafka targets from Maven, checked against the lock"))
@@ -171,6 +175,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from kafka_conformance.cli import broker as cli_broker
 
             return cli_broker.run(args)
+        if args.suite == "requests":
+            from kafka_conformance.cli import requests as cli_requests
+
+            return cli_requests.run(args)
         return _check(args)
     if args.command == "corpus":
         from kafka_conformance.cli import corpus as cli_corpus

@@ -214,9 +214,9 @@ def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool
         return tuple((t, True) for t in dict.fromkeys(named))
     specs = ["test-broker", *_wheel_brokers(not_run, "broker")]
     if all_runnable:
-        from kafka_conformance.adapters.brokers.kafka_broker import KRAFT_RELEASES, kafka_broker_reason
+        from kafka_conformance.adapters.brokers.kafka_broker import BROKER_RELEASES, kafka_broker_reason
 
-        for version in KRAFT_RELEASES:
+        for version in BROKER_RELEASES:
             if kafka_version is not None and str(version) != kafka_version:
                 continue
             reason = kafka_broker_reason(str(version))
@@ -236,8 +236,12 @@ def _check_broker_release(spec: str) -> None:
         if kind == "test-broker" and arg:
             known_release(arg, IDEMPOTENCE_RELEASES)
         elif kind == "kafka":
-            from kafka_conformance.adapters.brokers.kafka_broker import kraft_release
+            from kafka_conformance.adapters.brokers.kafka_broker import broker_release
 
-            kraft_release(arg.partition(":")[0])
+            broker_release(arg.partition(":")[0])
+        elif kind == "kafka-cluster":
+            from kafka_conformance.adapters.brokers.kafka_cluster import cluster_release
+
+            cluster_release(arg.partition(":")[0])
     except ValueError as exc:
         raise ReportError(f"target {spec!r}: {exc}") from exc

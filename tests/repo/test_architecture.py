@@ -67,6 +67,7 @@ UNITS: dict[str, set[str]] = {
                                "conformance.__init__"},
     "conformance.producer": {"reference.*", "adapters.brokers", "adapters.clients", "adapters.reaper", "conformance.casefiles"},
     "conformance.broker": {"reference.*", "adapters.brokers", "conformance.casefiles"},
+    "conformance.requests": {"reference.*", "adapters.brokers"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "conformance.authorizer",

@@ -1,0 +1,64 @@
+"""``kafka-conformance check requests``: the request-level ACL rules on a real broker's wire.
+
+The kit starts Apache Kafka's broker of a release with SASL/PLAIN and its authorizer on
+(``kafka:VERSION``) or reaches yours (``bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD``),
+creates ACLs through the Admin API, sends InitProducerId, Produce, AddPartitionsToTxn,
+EndTxn and FindCoordinator as the user, and holds each error code to ``reference/requests``
+of the release.  Exit codes: 0 conforms, 1 a divergence, 2 usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import attrs
+
+from kafka_conformance.cli import args as types
+from kafka_conformance.cli.errors import UsageError
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", required=True,
+                        help="kafka:VERSION (Apache Kafka's broker, 2.4.0 or later, started with SASL/PLAIN and its "
+                             "authorizer) or bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
+    parser.add_argument("--kafka-version", type=types.release,
+                        help="release whose request rules to hold it to (default: a kafka: target's own; "
+                             "required for bootstrap:)")
+    parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated ACL scenarios"), default=30,
+                        help="generated ACL scenarios after the named ones (default: %(default)s)")
+    parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
+    parser.add_argument("--json", type=Path, dest="json_path", metavar="FILE", help="write the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.requests.check import check_requests, render_requests_text
+    from kafka_conformance.requests.targets import RequestsTargetError, parse_requests_target
+
+    types.output_file(args.json_path, "--json")
+    try:
+        target = parse_requests_target(args.target)
+    except RequestsTargetError as exc:
+        raise UsageError(str(exc), where="--target") from exc
+    if target.release is None and args.kafka_version is None:
+        raise UsageError("a bootstrap: target needs --kafka-version (the release whose rules it claims)", where="--target")
+    try:
+        report = check_requests(
+            args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
+            on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() else None,
+        )
+    except RequestsTargetError as exc:
+        raise UsageError(str(exc)) from exc
+    sys.stdout.write(render_requests_text(report) + "\n")
+    if args.json_path is not None:
+        data = attrs.asdict(report)
+        data["exit_code"] = report.exit_code
+        try:
+            args.json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.json_path}: {exc.strerror}") from exc
+    return report.exit_code

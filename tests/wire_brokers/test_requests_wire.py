@@ -1,0 +1,114 @@
+"""Authorization on the wire (issue 16): Apache Kafka's broker with SASL/PLAIN and its own
+authorizer, ACLs created through the Admin API, and a user's producer and transaction
+requests held to ``reference/requests`` of the same release.  One release before KIP-679
+(2.7.2, AclAuthorizer on ZooKeeper) and one after (3.9.1, StandardAuthorizer) run in the
+gate; the kit must also tell them apart."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.adapters.brokers.kafka_broker import AUTH_USERS, kafka_broker_reason
+from kafka_conformance.cli.main import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from killing import left_behind, start
+
+pytest.importorskip("kafka")
+BEFORE, AFTER = "2.7.2", "3.9.1"
+
+
+def _need(version: str) -> None:
+    reason = kafka_broker_reason(version)
+    if reason is not None:
+        pytest.skip(f"kafka:{version}: {reason}")
+
+
+@pytest.mark.parametrize("release", [BEFORE, AFTER])
+def test_real_kafka_authorizes_requests_as_the_reference_of_its_release(release: str) -> None:
+    from kafka_conformance.requests.check import check_requests, render_requests_text
+
+    _need(release)
+    report = check_requests(f"kafka:{release}", max_examples=15, seed=1)
+    assert report.exit_code == 0, render_requests_text(report)
+    assert report.scenarios >= 8 + 15 and report.requests == 8 * report.scenarios
+
+
+def test_the_kit_tells_the_release_before_kip_679_from_the_one_after() -> None:
+    """2.7.2 held to 2.8.2's rules: an idempotent producer with WRITE on a topic but no
+    IDEMPOTENT_WRITE is refused (31) where 2.8 grants InitProducerId (KAFKA-10619)."""
+    from kafka_conformance.requests.check import check_requests
+
+    _need(BEFORE)
+    report = check_requests(f"kafka:{BEFORE}", kafka_version="2.8.2", max_examples=0, seed=1)
+    assert report.exit_code == 1
+    init = [d for d in report.divergences if d.request == "InitProducerId"]
+    assert init and all(d.anomaly == "refused-but-allowed" and "(31)" in d.actual for d in init)
+
+
+def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create() -> None:
+    """``bootstrap:HOST:PORT,sasl=...``: names carry a prefix of the run's own and only the
+    kit's ACLs are deleted; an ACL the broker held before is still there after."""
+    from kafka_conformance.adapters.brokers import wire_auth as wa
+    from kafka_conformance.adapters.brokers.kafka_broker import start_kafka_broker
+    from kafka_conformance.adapters.brokers.wire_client import WireClient
+    from kafka_conformance.reference.acl.values import (
+        AccessControlEntry,
+        AclBinding,
+        AclOperation,
+        AclPermissionType,
+        PatternType,
+        ResourcePattern,
+        ResourceType,
+    )
+    from kafka_conformance.requests.check import check_requests, render_requests_text
+    from kafka_conformance.requests.targets import Connection, RequestsTarget, _ready
+
+    _need(AFTER)
+    node = start_kafka_broker(AFTER, auth=True)
+    try:
+        admin_login = ("admin", AUTH_USERS["admin"])
+        _ready(Connection("127.0.0.1", node.port, "own", RequestsTarget("x", admin=admin_login), ""), 120, node.process.running)
+        theirs = AclBinding(ResourcePattern(ResourceType.TOPIC, "payments", PatternType.LITERAL),
+                            AccessControlEntry("User:bob", "*", AclOperation.READ, AclPermissionType.ALLOW))
+        with WireClient("127.0.0.1", node.port, login=lambda c: wa.sasl_plain(c, *admin_login)) as admin:
+            wa.create_acls(admin, [theirs])
+            wa.wait_acl_count(admin, 1)
+        spec = f"bootstrap:127.0.0.1:{node.port},sasl=admin:{AUTH_USERS['admin']},alice:{AUTH_USERS['alice']}"
+        report = check_requests(spec, kafka_version=AFTER, max_examples=5, seed=2)
+        assert report.exit_code == 0, render_requests_text(report)
+        with WireClient("127.0.0.1", node.port, login=lambda c: wa.sasl_plain(c, *admin_login)) as admin:
+            assert wa.describe_acl_count(admin) == 1
+            _, topics = admin.metadata(None)
+        assert {"payments"} >= {t.name for t in topics if not t.name.startswith("kc")} - {"__consumer_offsets", "__transaction_state"}
+    finally:
+        node.stop()
+
+
+def test_nothing_outlives_a_requests_check(tmp_path: Path) -> None:
+    _need(AFTER)
+    marker = "requests-" + tmp_path.name
+    proc = start(["check", "requests", "--target", f"kafka:{AFTER}", "--max-examples", "2", "--seed", "3"], tmp_path, marker)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out + err
+    assert "verdict: conforms" in out
+    assert left_behind(marker) == []
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--target", "kafka:2.3.1"], "from 2.4.0"),
+    (["--target", "kafka:9.9.9"], "not a release"),
+    (["--target", "bootstrap:127.0.0.1:9092"], "sasl=ADMIN:PASSWORD,USER:PASSWORD"),
+    (["--target", "bootstrap:127.0.0.1:9092,sasl=admin:x,alice:y"], "needs --kafka-version"),
+    (["--target", "bootstrap:127.0.0.1:9092,sasl=admin:x,admin:y", "--kafka-version", "3.9.1"], "must not be the admin"),
+    (["--target", "bootstrap:nohost,sasl=admin:x,alice:y", "--kafka-version", "3.9.1"], "HOST:PORT"),
+    (["--target", "bootstrap:127.0.0.1:9092,sasl=admin,alice:y", "--kafka-version", "3.9.1"], "NAME:PASSWORD"),
+    (["--target", "tansu"], "unknown target"),
+])
+def test_bad_targets_are_usage_errors(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "requests", *argv]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
