@@ -3,6 +3,7 @@
     kafka-conformance fetch kafka-clients              # once: kafka-clients 4.3.0 from Maven
     python benchmarks/bench_jvm.py                       # quick
     python benchmarks/bench_jvm.py --acls 100,1000,10000 --batches 1,10,100,1000 --seconds 2
+    python benchmarks/bench_jvm.py --load 10000,60000,200000      # snapshot loads only
 
 What is measured (wall clock, ``perf_counter``; each line repeats its call for
 about ``--seconds``):
@@ -16,6 +17,8 @@ about ``--seconds``):
 * ``authorize_many QxB``: Q queries of B actions in ONE round trip;
 * ``by-type``: Kafka's real ``authorizeByResourceType`` default (its scan of
   ``acls()`` per call), calls per second;
+* ``load N``: ``load_snapshot`` of N ACLs into a fresh ``ListAuthorizer`` (encoding, the
+  py4j call, the Java side's duplicate checks), three runs: median and worst;
 * ``case``: what the kit does per generated case (new authorizer, configure,
   8-ACL snapshot, initial load, 6 authorize calls of 3 actions, 2 by-type
   calls, close), cases per second.
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import statistics
 import time
 from collections.abc import Callable
 from functools import partial
@@ -93,6 +97,7 @@ def main() -> None:
     parser.add_argument("--acls", default="10,1000", help="comma-separated ACL counts")
     parser.add_argument("--batches", default="1,10,100,1000", help="comma-separated actions per call")
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    parser.add_argument("--load", help="comma-separated ACL counts: time snapshot loads only, then stop")
     args = parser.parse_args()
     reason = unavailable_reason()
     if reason is not None:
@@ -105,6 +110,21 @@ def main() -> None:
     session = JvmSession()
     print(f"jvm start (shim cached): {time.perf_counter() - start:.2f} s, Kafka {session.kafka_version}")
     try:
+        if args.load:
+            for n in (int(x) for x in args.load.split(",")):
+                snapshot = acls(n)
+                times = []
+                for _ in range(3):
+                    target = JvmAuthorizer(session, LIST_AUTHORIZER)
+                    target.configure({})
+                    began = time.perf_counter()
+                    target.load_snapshot(snapshot)
+                    times.append(time.perf_counter() - began)
+                    assert target.acl_count() == n
+                    target.close()
+                print(f"load N={n:>7}: median {statistics.median(times):6.2f} s, worst {max(times):6.2f} s "
+                      f"({n / statistics.median(times):,.0f} ACLs/s)")
+            return
         per, _ = rate(session.ping, args.seconds)
         print(f"round trip, static call: {per * 1e6:8.0f} us")
         probe = loaded(session, 0)

@@ -108,3 +108,40 @@ def test_a_producer_client_runs_against_real_kafka(tmp_path: Path, capsys: pytes
 def test_an_unknown_kafka_broker_release_is_a_usage_error_for_producers(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "producer", "--client", "model", "--broker", "kafka:0.11.0"]) == 2
     assert "before the oldest broker" in capsys.readouterr().err
+
+
+def test_the_test_broker_answers_as_real_kafka_on_the_same_requests() -> None:
+    """The Python test broker stays only where it agrees with real Kafka: the same generated
+    crafted cases go to both (same release), and every answer's error code, and whether it
+    carried the offsets Kafka's rules give, must be the same on both."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    from kafka_conformance.broker.cases import BrokerCase
+    from kafka_conformance.broker.compare import run_case
+    from kafka_conformance.broker.strategies import broker_cases
+    from kafka_conformance.broker.targets import open_broker_target
+    from kafka_conformance.reference.broker.profile import broker_profile
+
+    _need(RELEASE)
+    profile = broker_profile(RELEASE)
+    cases: list[BrokerCase] = []
+
+    @settings(max_examples=40, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(broker_cases(profile))
+    def collect(case: BrokerCase) -> None:
+        cases.append(case)
+
+    collect()
+    answers: dict[str, list[tuple[int, int, bool, bool]]] = {}
+    for spec in (f"test-broker:{RELEASE}", f"kafka:{RELEASE}"):
+        with open_broker_target(spec) as handle, WireClient(handle.host, handle.port) as client:
+            answers[spec] = [
+                (n, s.actual_error, s.actual_offset == s.expected_offset, s.actual_log_start == s.expected_log_start)
+                for n, case in enumerate(cases)
+                for s in run_case(client, case, profile, shared_topic=handle.shared_topic).steps
+            ]
+    test_broker, kafka = answers.values()
+    assert len(kafka) == sum(len(c.batches) for c in cases)
+    assert test_broker == kafka
+    assert {code for _, code, _, _ in kafka} >= {0, 45}  # the cases reach more than the happy path
