@@ -63,11 +63,15 @@ pre { white-space: pre-wrap; background: #fff; border: 1px solid #ccc; padding: 
 dl { margin: .3rem 0; } dt { font-weight: 600; } dd { margin: 0 0 .3rem 1rem; }
 .controls button { margin-right: .5rem; }
 .hidden-row { display: none; }
+summary:focus-visible, button:focus-visible { outline: 2px solid #1d4ed8; outline-offset: 2px; }
 @media print {
   body { margin: 0; font-size: 10pt; }
   .controls { display: none; }
+  table { width: 100%; table-layout: fixed; }
+  thead { display: table-header-group; }
   thead th { position: static; }
-  td, th { background: none !important; }
+  td, th { background: none !important; min-width: 0; max-width: none; overflow-wrap: anywhere; }
+  code, pre { overflow-wrap: anywhere; word-break: break-word; }
   tr, details { break-inside: avoid; }
   details > summary { list-style: none; }
   details::details-content { content-visibility: visible; display: block; }
