@@ -4,10 +4,12 @@ its case, the page with JavaScript off, the page printed, and a screenshot kept 
 from __future__ import annotations
 
 import json
+import os
 import struct
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from headless_chromium import MUTANTS, REFERENCE, chromium, keep, mutant, processes_using
 
 if TYPE_CHECKING:
@@ -136,14 +138,18 @@ def test_printed_the_page_fits_the_paper_and_shows_every_case(browser: BrowserCo
         cell = page.locator("#suite-authorizer td.diverges").first
         assert cell.evaluate("el => getComputedStyle(el).backgroundColor") == "rgba(0, 0, 0, 0)"  # no ink wasted on fills
         assert cell.locator(".word").is_visible()  # the word carries the status on paper
-        pdf = keep(tmp_path / "report-print.pdf")
+        pdf = tmp_path / "report-print.pdf"
         pdf.write_bytes(page.pdf(format="A4", margin={"top": "1cm", "bottom": "1cm", "left": "1cm", "right": "1cm"}))
-        assert pdf.read_bytes().startswith(b"%PDF-")
+        assert keep(pdf).read_bytes().startswith(b"%PDF-")
     finally:
         page.close()
 
 
-def test_a_screenshot_of_the_page_is_kept(browser: BrowserContext, report_dir: Path, tmp_path: Path) -> None:
+def test_a_screenshot_of_the_page_is_kept(browser: BrowserContext, report_dir: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under tmp_path, and copied to ``KC_ARTIFACTS`` (the caller's folder, or one of the test's own when unset)."""
+    artifacts = Path(os.environ.get("KC_ARTIFACTS") or tmp_path / "artifacts")
+    monkeypatch.setenv("KC_ARTIFACTS", str(artifacts))
     page = _open(browser, report_dir)
     try:
         shot = tmp_path / "report-page.png"
@@ -152,6 +158,7 @@ def test_a_screenshot_of_the_page_is_kept(browser: BrowserContext, report_dir: P
     finally:
         page.close()
     data = shot.read_bytes()
+    assert (artifacts / shot.name).read_bytes() == data
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
     assert width == 1400 and height >= 900, (width, height)
