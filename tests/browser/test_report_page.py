@@ -109,6 +109,30 @@ def test_a_divergence_opens_to_its_case_and_the_replay_command(browser: BrowserC
         page.close()
 
 
+def test_the_buttons_open_every_case_and_keep_only_the_rows_with_a_divergence(browser: BrowserContext, report_dir: Path) -> None:
+    suite = _suite(report_dir)
+    diverging = {cell["row"] for c in suite["columns"] for cell in c["cells"] if cell["status"] == "diverges"}
+    assert diverging and diverging != {r["id"] for r in suite["rows"]}
+    page = _open(browser, report_dir)
+    try:
+        only = page.get_by_role("button", name="Only rows with a divergence")
+        assert only.get_attribute("aria-pressed") == "false"
+        only.click()
+        assert only.get_attribute("aria-pressed") == "true"
+        shown = {r["id"] for r in suite["rows"] if page.locator(f"tr#authorizer-{r['id']}").is_visible()}
+        assert shown == diverging
+        only.click()
+        assert only.get_attribute("aria-pressed") == "false"
+        assert all(page.locator(f"tr#authorizer-{r['id']}").is_visible() for r in suite["rows"])
+        details = page.locator("#suite-authorizer details")
+        page.get_by_role("button", name="Open every case").click()
+        assert details.count() > 0 and all(d.get_attribute("open") is not None for d in details.all())
+        page.get_by_role("button", name="Close every case").click()
+        assert all(d.get_attribute("open") is None for d in details.all())
+    finally:
+        page.close()
+
+
 def test_with_javascript_off_the_table_is_there_and_cases_still_open(playwright: Playwright, tmp_path: Path, report_dir: Path) -> None:
     suite = _suite(report_dir)
     row, index, divergence = _first_divergence(suite)
