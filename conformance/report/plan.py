@@ -236,8 +236,8 @@ def _check_broker_release(spec: str) -> None:
         if kind == "test-broker" and arg:
             known_release(arg, IDEMPOTENCE_RELEASES)
         elif kind == "kafka":
-            from kafka_conformance.adapters.brokers.kafka_broker import kraft_release
+            from kafka_conformance.adapters.brokers.kafka_broker import broker_release
 
-            kraft_release(arg.partition(":")[0])
+            broker_release(arg.partition(":")[0])
     except ValueError as exc:
         raise ReportError(f"target {spec!r}: {exc}") from exc
