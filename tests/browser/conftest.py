@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from headless_chromium import MUTANTS, REFERENCE, chromium, chromium_path, mutant, playwright_started
+from headless_chromium import MUTANTS, NO_PLAYWRIGHT, REFERENCE, chromium, chromium_path, mutant, playwright_started
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Playwright
@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A report of the reference and two zoo mutants (authorizer suite, smoke profile, seed 0), written to disk."""
+    chromium_path()  # skip before spending seconds on a run no browser will open
+    pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT)
     from kafka_conformance import run_report
     from kafka_conformance.report.files import write_report
 
-    chromium_path()  # skip before spending seconds on a run no browser will open
-    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed: pip install -e '.[browser]'")
     out = tmp_path_factory.mktemp("report")
     report = run_report(suites=["authorizer"], targets=[REFERENCE, *map(mutant, MUTANTS)], profile="smoke", seed=0,
                         failures_dir=out / "cases")

@@ -36,6 +36,8 @@ FLAGS = (
 )
 """Without the networking flags Chromium keeps knocking on the closed network of the project's machines."""
 
+NO_PLAYWRIGHT = "the playwright package is not installed: pip install -e '.[browser]' (never `playwright install`)"
+
 REFERENCE = "reference"
 MUTANTS = ("allow-beats-deny", "host-ignored")
 
@@ -72,9 +74,7 @@ def processes_using(marker: str) -> list[int]:
 def playwright_started() -> Iterator[Playwright]:
     """Playwright's driver (one per process: its sync API refuses a second one alongside)."""
     chromium_path()
-    start = pytest.importorskip(
-        "playwright.sync_api", reason="the playwright package is not installed: pip install -e '.[browser]' (never `playwright install`)"
-    ).sync_playwright
+    start = pytest.importorskip("playwright.sync_api", reason=NO_PLAYWRIGHT).sync_playwright
     with start() as playwright:
         yield playwright
 
