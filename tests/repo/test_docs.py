@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from kafka_conformance.authorizer.anomalies import CATALOGUE
 from kafka_conformance.authorizer.properties import PROPERTIES
 
@@ -43,6 +45,22 @@ def test_readme_names_the_two_setup_commands_used_by_ci() -> None:
     main_job = _ci_command("kafka-conformance ")
     assert main_job.startswith("kafka-conformance report"), main_job
     assert f"python3 -m pip install -e '.[dev]' && {main_job}" in readme
+
+
+def test_the_readme_first_command_writes_the_page_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main job, run as CI runs it (in its own folder here), holds on the embedded defaults and says where the page is."""
+    import shlex
+
+    from kafka_conformance.cli.main import main
+
+    argv = shlex.split(_ci_command("kafka-conformance "))[1:]
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "report: kafka-conformance-report/index.html" in out and "verdict: holds" in out
+    page = (tmp_path / "kafka-conformance-report" / "index.html").read_text(encoding="utf-8")
+    assert page.count("<table>") >= 2 and '<td class="holds">' in page  # the matrix of what ran: authorizer, producer
 
 
 OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py")}
