@@ -4,8 +4,10 @@ One self-contained file: inline CSS and a little inline script, nothing fetched.
 The matrix is a real ``<table>`` per suite with ``<th scope>`` headers; every
 cell says its status in a word and an icon, so colour is never the only signal;
 a divergence opens with ``<details>``, which needs no script; the script only
-adds conveniences (open all, only rows with divergences) and opens every case
-before printing.  Everything taken from the data is escaped.
+adds conveniences (open all, only rows with divergences, a toggle that says
+whether it is on) and opens every case before printing; the print stylesheet
+opens them without it and fits the table to the paper.  Everything taken from
+the data is escaped.
 """
 
 from __future__ import annotations
@@ -63,11 +65,15 @@ pre { white-space: pre-wrap; background: #fff; border: 1px solid #ccc; padding: 
 dl { margin: .3rem 0; } dt { font-weight: 600; } dd { margin: 0 0 .3rem 1rem; }
 .controls button { margin-right: .5rem; }
 .hidden-row { display: none; }
+summary:focus-visible, button:focus-visible { outline: 2px solid #1d4ed8; outline-offset: 2px; }
 @media print {
   body { margin: 0; font-size: 10pt; }
   .controls { display: none; }
+  table { width: 100%; table-layout: fixed; }
+  thead { display: table-header-group; }
   thead th { position: static; }
-  td, th { background: none !important; }
+  td, th { background: none !important; min-width: 0; max-width: none; overflow-wrap: anywhere; }
+  code, pre { overflow-wrap: anywhere; word-break: break-word; }
   tr, details { break-inside: avoid; }
   details > summary { list-style: none; }
   details::details-content { content-visibility: visible; display: block; }
@@ -80,16 +86,19 @@ _JS = """
   var bar = document.getElementById('controls');
   function add(label, action) {
     var b = document.createElement('button'); b.type = 'button'; b.textContent = label;
-    b.addEventListener('click', action); bar.appendChild(b);
+    b.addEventListener('click', action); bar.appendChild(b); return b;
   }
   function all(open) { document.querySelectorAll('details').forEach(function (d) { d.open = open; }); }
   add('Open every case', function () { all(true); });
   add('Close every case', function () { all(false); });
-  add('Only rows with a divergence', function () {
+  var only = add('Only rows with a divergence', function () {
+    var on = only.getAttribute('aria-pressed') !== 'true';
+    only.setAttribute('aria-pressed', on ? 'true' : 'false');
     document.querySelectorAll('tbody tr').forEach(function (tr) {
-      if (!tr.querySelector('td.diverges')) { tr.classList.toggle('hidden-row'); }
+      tr.classList.toggle('hidden-row', on && !tr.querySelector('td.diverges'));
     });
   });
+  only.setAttribute('aria-pressed', 'false');
   window.addEventListener('beforeprint', function () { all(true); });
 })();
 """
@@ -197,7 +206,7 @@ def to_html(report: Report, comparison: Comparison | None = None) -> str:
     parts += [
         f'<p class="meta">{meta}</p>',
         f'<p class="legend">{legend}</p>',
-        '<div class="controls" id="controls"></div></header><main>',
+        '<div class="controls" id="controls" role="group" aria-label="page controls"></div></header><main>',
     ]
     if comparison is not None:
         parts.append(_comparison(comparison))

@@ -80,7 +80,7 @@ UNITS: dict[str, set[str]] = {
         "__init__", "aggregate", "campaign", "fuzz", "generate", "hypothesis_draw", "manifest", "parquet_io",
         "shards", "shrink", "spark_job", "summary", "suites", "verdicts")},
 }
-HEAVY = ("pyspark", "py4j", "kafka", "confluent_kafka", "aiokafka", "pyarrow")
+HEAVY = ("pyspark", "py4j", "kafka", "confluent_kafka", "aiokafka", "pyarrow", "playwright")
 
 
 def _part_of(module: str) -> str | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from kafka_conformance.authorizer.anomalies import CATALOGUE
 from kafka_conformance.authorizer.properties import PROPERTIES
 
@@ -26,16 +28,39 @@ def test_anomaly_catalogues_are_documented() -> None:
         assert documented == set(names), (section, sorted(documented ^ set(names)))
 
 
+def _ci_command(marker: str) -> str:
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.strip().startswith(marker)]
+    assert len(lines) == 1, (marker, lines)
+    return lines[0]
+
+
 def _ci_test_command() -> str:
-    lines = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if "tox run" in line]
-    assert len(lines) == 1, lines
-    return lines[0].strip()
+    return _ci_command("python3 -m tox run")
 
 
 def test_readme_names_the_two_setup_commands_used_by_ci() -> None:
+    """The README's first command (install, then the main job: the report) and its test command are what CI runs."""
     readme = (ROOT / "README.md").read_text()
     assert _ci_test_command() in readme
-    assert "kafka-conformance check authorizer --target reference" in readme
+    main_job = _ci_command("kafka-conformance ")
+    assert main_job.startswith("kafka-conformance report"), main_job
+    assert f"python3 -m pip install -e '.[dev]' && {main_job}" in readme
+
+
+def test_the_readme_first_command_writes_the_page_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main job, run as CI runs it (in its own folder here), holds on the embedded defaults and says where the page is."""
+    import shlex
+
+    from kafka_conformance.cli.main import main
+
+    argv = shlex.split(_ci_command("kafka-conformance "))[1:]
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "report: kafka-conformance-report/index.html" in out and "verdict: holds" in out
+    page = (tmp_path / "kafka-conformance-report" / "index.html").read_text(encoding="utf-8")
+    assert page.count("<table>") >= 2 and '<td class="holds">' in page  # the matrix of what ran: authorizer, producer
 
 
 OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py")}

@@ -82,3 +82,13 @@ def test_help_says_which_targets_are_slow(capsys: pytest.CaptureFixture[str]) ->
     code, stdout, _ = _run(["report", "--help"], capsys)
     assert code == 0
     assert "--all-runnable" in stdout and "JVM" in stdout and "smoke" in stdout
+
+
+@pytest.mark.parametrize(("broker", "says"), [("kafka:9.9.9", "not a release the kit models"),
+                                               ("kafka:0.11.0", "before the oldest broker the reference models")])
+def test_a_kafka_broker_of_a_release_the_kit_cannot_start_is_a_usage_error(
+        broker: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, stderr = _run(["report", "--suite", "broker", "--target", broker, "--out", str(tmp_path / "r"), *FAST], capsys)
+    assert code == 2, stderr
+    assert f"target {broker!r}" in stderr and says in stderr
+    assert "running" not in stderr and not (tmp_path / "r" / "report.json").exists()

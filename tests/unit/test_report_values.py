@@ -6,6 +6,7 @@ divergences and cells that could not run before."""
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,35 @@ def test_html_is_one_accessible_self_contained_page(real: tuple[Report, Path]) -
         assert tag not in ("link", "img", "iframe"), tag
         assert "src" not in attributes and not str(attributes.get("href", "")).startswith(("http", "//"))
     assert "@media print" in to_html(report)
+
+
+def _css_rules(css: str) -> dict[str, dict[str, str]]:
+    """``selector -> {property: value}`` of flat CSS (no nested blocks)."""
+    rules: dict[str, dict[str, str]] = {}
+    for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        declarations = dict(d.split(":", 1) for d in body.split(";") if ":" in d)
+        rules.setdefault(selector.strip(), {}).update({k.strip(): v.strip() for k, v in declarations.items()})
+    return rules
+
+
+def test_html_keeps_keyboard_focus_visible_and_prints_the_matrix_whole() -> None:
+    html = to_html(_constructed())
+    css = html.split("<style>", 1)[1].split("</style>", 1)[0]
+    screen, printed = css.split("@media print {", 1)
+    assert printed.rstrip().endswith("}")
+    on_screen = _css_rules(screen)
+    assert "outline" in on_screen["summary:focus-visible, button:focus-visible"]  # a keyboard user sees where they are
+    on_paper = _css_rules(printed.rstrip()[:-1])
+    assert on_paper[".controls"]["display"] == "none"  # buttons do nothing on paper
+    assert on_paper["table"] == {"width": "100%", "table-layout": "fixed"}  # the matrix fits the page's width...
+    assert on_paper["td, th"]["min-width"] == "0" and on_paper["td, th"]["overflow-wrap"] == "anywhere"  # ...long names wrap
+    assert on_paper["thead"]["display"] == "table-header-group"  # the targets' header repeats on every page
+    assert on_paper["td, th"]["background"].startswith("none")  # no fills: the word says the status
+    assert on_paper["details::details-content"]["content-visibility"] == "visible"  # every case printed open, script or not
+    page = _parse(html)
+    (controls,) = [a for t, a in page.tags if a.get("id") == "controls"]
+    assert controls["role"] == "group" and controls["aria-label"]
+    assert "aria-pressed" in html.split("<script>", 1)[1]  # the row filter says whether it is on
 
 
 def test_writers_escape_what_comes_from_the_data() -> None:
