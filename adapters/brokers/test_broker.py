@@ -41,6 +41,7 @@ import attrs
 from kafka_conformance.adapters.brokers.test_broker_codec import MAX_FRAME
 from kafka_conformance.adapters.brokers.test_broker_dispatch import Dispatcher, Reply
 from kafka_conformance.reference.broker.batches import LogRecord
+from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.cluster.model import ClusterModel
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.fault_plan import FaultPlan
@@ -93,16 +94,18 @@ class TestCluster:
         *,
         clock: Callable[[], int] | None = None,
         kafka_version: str | None = None,
+        log_class: type[PartitionLog] = PartitionLog,
     ) -> None:
         """``spec`` defaults to :class:`ClusterSpec` (3 brokers); ``kafka_version``, when given,
-        replaces the spec's version (the broker-target shorthand ``test-broker:VERSION``)."""
+        replaces the spec's version (the broker-target shorthand ``test-broker:VERSION``);
+        ``log_class`` is the partition log behind the wire (a faulty one in the broker zoo)."""
         spec = spec if spec is not None else ClusterSpec()
         if kafka_version is not None:
             spec = attrs.evolve(spec, kafka_version=kafka_version)
         self._started = time.monotonic()
         self.clock: Callable[[], int] = clock if clock is not None else self._elapsed_ms
         """The run's clock (ms); events carry it, so client-side events should use it too."""
-        self.model = ClusterModel(spec, plan if plan is not None else FaultPlan(), clock=self.clock)
+        self.model = ClusterModel(spec, plan if plan is not None else FaultPlan(), clock=self.clock, log_class=log_class)
         self.lock = threading.RLock()
         self.notes: list[str] = []
         """Requests refused or connections closed for protocol reasons, in order."""

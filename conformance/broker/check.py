@@ -36,6 +36,7 @@ from hypothesis.errors import FlakyFailure, FlakyReplay
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
+from kafka_conformance.broker.classes import case_classes
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
 from kafka_conformance.broker.probes import run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
@@ -123,11 +124,13 @@ def check_broker(
             findings: list[BrokerFinding] = []
             errors: list[str] = []
             coverage: Counter[str] = Counter()
+            reached: set[str] = set()
             examples = 0
             if max_examples > 0:
                 tolerated: set[str] = set()
                 for round_no in range(1, max_rounds + 1):
-                    outcome, ran = _round(session, profile, tolerated, coverage, max_examples, max_steps, seed, settings)
+                    outcome, ran = _round(session, profile, tolerated, coverage, reached, max_examples, max_steps, seed,
+                                          settings)
                     examples += ran
                     if outcome is None:
                         break
@@ -147,13 +150,13 @@ def check_broker(
     return BrokerReport(
         target=target, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
         findings=tuple(findings), probes=probes, errors=tuple(errors), coverage=tuple(sorted(coverage.items())),
-        duration_s=time.monotonic() - started,
+        duration_s=time.monotonic() - started, classes=tuple(sorted(reached)),
     )
 
 
 def _round(
-    session: _Session, profile: BrokerProfile, tolerated: set[str], coverage: Counter[str], max_examples: int,
-    max_steps: int, seed: int | None, settings: Settings | None,
+    session: _Session, profile: BrokerProfile, tolerated: set[str], coverage: Counter[str], reached: set[str],
+    max_examples: int, max_steps: int, seed: int | None, settings: Settings | None,
 ) -> tuple[BrokerFinding | str | None, int]:
     """One Hypothesis run: (the minimal new finding, an error text, or None if it passed; cases run)."""
     examples = 0
@@ -169,6 +172,7 @@ def _round(
     def test(case: BrokerCase) -> None:
         nonlocal examples
         examples += 1
+        reached.update(case_classes(case, profile))
         try:
             run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic)
         except WireError:

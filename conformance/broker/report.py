@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from kafka_conformance.broker.cases import BrokerCase, case_to_json
+from kafka_conformance.broker.classes import BROKER_CLASSES, missed_classes
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence, StepRecord
 from kafka_conformance.broker.probes import ProbeResult
 
@@ -48,6 +49,13 @@ class BrokerReport:
     """Why (part of) the run could not be completed: the broker stopped answering, ..."""
     coverage: tuple[tuple[str, int], ...] = ()
     duration_s: float = 0.0
+    classes: tuple[str, ...] = ()
+    """The input classes (:data:`~kafka_conformance.broker.classes.BROKER_CLASSES`) the generated cases reached."""
+
+    @property
+    def missed_classes(self) -> tuple[str, ...]:
+        """Classes no generated case reached (empty when no case was generated: nothing was claimed)."""
+        return missed_classes(self.classes) if self.examples else ()
 
     @property
     def anomalies(self) -> tuple[str, ...]:
@@ -94,6 +102,10 @@ def render_broker_text(report: BrokerReport) -> str:
     if report.coverage:
         lines.append("")
         lines.append("exercised: " + ", ".join(f"{k} x{v}" for k, v in report.coverage))
+    if report.examples:
+        lines.append(f"input classes: {len(BROKER_CLASSES) - len(report.missed_classes)}/{len(BROKER_CLASSES)} reached")
+        if report.missed_classes:
+            lines.append(f"  not reached (the run says nothing about them): {', '.join(report.missed_classes)}")
     lines.append("")
     found = ", ".join(report.anomalies) or "none"
     lines.append(f"verdict: {report.verdict} (anomalies: {found})")
@@ -138,6 +150,7 @@ def report_to_json(report: BrokerReport) -> dict[str, Any]:
         ],
         "errors": list(report.errors),
         "coverage": dict(report.coverage),
+        "classes": {"reached": list(report.classes), "missed": list(report.missed_classes)},
         "duration_s": round(report.duration_s, 3),
     }
 

@@ -27,8 +27,11 @@ from kafka_conformance.reference.broker.profile import BrokerProfile
 
 __all__ = ["MOVES", "broker_cases"]
 
-MOVES = ("next", "resend", "gap", "overlap", "bump-epoch", "bump-epoch-nonzero", "stale-epoch", "negative-sequence")
-"""What a step can do; each is a branch of the broker's checks (facts file §1.3)."""
+MOVES = ("next", "resend", "gap", "overlap", "bump-epoch", "bump-epoch-nonzero", "stale-epoch", "negative-sequence", "window-edge")
+"""What a step can do; each is a branch of the broker's checks (facts file §1.3).  ``window-edge``
+sends batches until the producer has sent a window's worth and one more, then resends the
+oldest batch still cached or the one that just left (the edges of
+:mod:`~kafka_conformance.broker.classes`, where a window of four or six hides)."""
 
 _FIRST_SEQUENCES = st.one_of(
     st.just(0),
@@ -67,6 +70,7 @@ def broker_cases(draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unal
     log = PartitionLog(profile)
     sent = _Sent(len(kinds))
     batches: list[CraftedBatch] = []
+    window = profile.window_size
     for _ in range(draw(st.integers(1, max_steps))):
         slot = draw(st.integers(0, len(kinds) - 1))
         pid = pids[slot]
@@ -75,8 +79,20 @@ def broker_cases(draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unal
         epoch = _epoch(log, pid)
         nxt = _next_sequence(log, pid, epoch, firsts[slot])
         history = sent.history[slot]
-        if move == "resend" and history:
-            back = draw(st.integers(1, min(len(history), 8)))
+        if nxt <= INT32_MAX - 1 and INT32_MAX - nxt < 3 and draw(st.booleans()):
+            records = INT32_MAX - nxt + 1  # end exactly at Int.MAX: the next batch must be 0
+        if move == "window-edge":
+            back = draw(st.sampled_from([window, window + 1, window + 2]))
+            for _ in range(back):  # fresh batches, all written: the resend's place is certain
+                fresh = CraftedBatch(slot, epoch, _next_sequence(log, pid, epoch, firsts[slot]), 1)
+                batches.append(fresh)
+                history.append(fresh)
+                log.append_client(ProducerBatch(pid, fresh.epoch, fresh.base_sequence, ["v"]))
+            crafted = history[-back]
+            event(f"window edge: resend of the {back}th newest batch")
+        elif move == "resend" and history:
+            edges = [b for b in (1, window, window + 1) if b <= len(history)]
+            back = draw(st.one_of(st.sampled_from(edges), st.integers(1, min(len(history), window + 3))))
             crafted = history[-back]
             event(f"resend: {'inside' if back <= profile.window_size else 'outside'} the window")
         elif move == "gap":

@@ -67,8 +67,12 @@ FIRST_PRODUCER_ID = 1000
 class ClusterModel:
     """The cluster of one run: call :meth:`produce` per partition of each produce request."""
 
-    def __init__(self, spec: ClusterSpec, plan: FaultPlan | None = None, *, clock: Callable[[], int]) -> None:
+    def __init__(self, spec: ClusterSpec, plan: FaultPlan | None = None, *, clock: Callable[[], int],
+                 log_class: type[PartitionLog] = PartitionLog) -> None:
+        """``log_class`` makes each replica's log: the reference's own, or (in the kit's
+        quality tests) a faulty producer-state model put on the broker side only."""
         self.spec = spec
+        self.log_class = log_class
         self.plan = plan if plan is not None else FaultPlan()
         self.profile: BrokerProfile = broker_profile(spec.kafka_version)
         self.clock = clock
@@ -91,7 +95,7 @@ class ClusterModel:
         placement = self.placement(p)
         # Partition numbers its replicas 0..rf-1; re-key them by broker id so that the
         # broker names in steps and metadata are the partition's own.
-        part.replicas = {b: Replica(b, PartitionLog(self.profile)) for b in placement}
+        part.replicas = {b: Replica(b, self.log_class(self.profile)) for b in placement}
         part.leader = placement[0]
         part.isr = set(placement)
         return part

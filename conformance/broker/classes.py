@@ -1,0 +1,115 @@
+"""The input domain of the broker suite as data: the classes of a crafted batch that Kafka's
+producer-state rules tell apart, and the classifier that says which classes a case reached.
+
+A class is a branch of the checks (``ProducerStateManager``'s order: duplicate, fencing,
+sequence) *at its edges*: a duplicate of the newest batch and of the oldest one still cached,
+a resend one batch beyond the window, a batch ending exactly at Int.MAX, the batch after it.
+Faulty brokers hide at those edges (a window of four or six, a wrap to 1), so a run that
+never reached one of them proves nothing about it; the report names every class a run missed.
+
+Classification replays the case against the reference model of the release, so it is the
+same whatever broker answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kafka_conformance.broker.cases import BrokerCase, SlotKind
+from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch, increment_sequence
+from kafka_conformance.reference.broker.partition_log import PartitionLog
+from kafka_conformance.reference.broker.profile import BrokerProfile
+
+__all__ = ["BROKER_CLASSES", "case_classes", "missed_classes"]
+
+BROKER_CLASSES: tuple[tuple[str, str], ...] = (
+    ("first-at-zero", "a producer's first batch at sequence 0"),
+    ("first-nonzero", "a producer without state starting at a non-zero sequence (KIP-360)"),
+    ("continues", "the next sequence of the epoch"),
+    ("duplicate-newest", "an exact resend of the newest batch"),
+    ("duplicate-inside", "an exact resend of a batch between the newest and the oldest cached"),
+    ("duplicate-oldest", "an exact resend of the oldest batch still cached (the window's edge)"),
+    ("resend-just-outside", "an exact resend of the batch that just left the window"),
+    ("resend-far-outside", "an exact resend of a batch further back"),
+    ("gap", "a sequence beyond the next one"),
+    ("overlap-same-first", "a longer batch with the first sequence of a cached one"),
+    ("overlap", "a batch overlapping the newest one"),
+    ("new-epoch-at-zero", "a higher epoch starting at 0"),
+    ("new-epoch-nonzero", "a higher epoch starting elsewhere"),
+    ("stale-epoch", "a batch of an older epoch"),
+    ("negative-sequence", "an idempotent batch with base sequence -1"),
+    ("ends-at-int-max", "a batch whose last sequence is Int.MAX"),
+    ("spans-the-wrap", "a batch running from below Int.MAX past it to 0 and on"),
+    ("after-int-max", "the batch right after one that ended at Int.MAX (sequence 0)"),
+    ("two-producers", "two producers interleaved on one partition"),
+    ("unallocated-producer", "a producer id the broker never issued"),
+)
+"""(name, what it is); stable names, shown in reports."""
+
+
+def _resend_class(history: list[tuple[int, int, int]], batch: ProducerBatch, window: int) -> str | None:
+    same = [i for i, h in enumerate(reversed(history), 1) if h == (batch.producer_epoch, batch.base_sequence, batch.last_sequence)]
+    if not same:
+        return None
+    back = same[0]
+    if back == 1:
+        return "duplicate-newest"
+    if back < window:
+        return "duplicate-inside"
+    if back == window:
+        return "duplicate-oldest"
+    return "resend-just-outside" if back == window + 1 else "resend-far-outside"
+
+
+def _step_class(log: PartitionLog, history: list[tuple[int, int, int]], batch: ProducerBatch, window: int) -> set[str]:
+    found: set[str] = set()
+    first, last = batch.base_sequence, batch.last_sequence
+    if first < 0:
+        return {"negative-sequence"}
+    entry = log.producers.get(batch.producer_id)
+    if last == INT32_MAX:
+        found.add("ends-at-int-max")
+    if first > last:
+        found.add("spans-the-wrap")
+    if entry is None or (not entry.batches and entry.epoch < 0):
+        return found | {"first-at-zero" if first == 0 else "first-nonzero"}
+    if batch.producer_epoch < entry.epoch:
+        return found | {"stale-epoch"}
+    if batch.producer_epoch > entry.epoch:
+        return found | {"new-epoch-at-zero" if first == 0 else "new-epoch-nonzero"}
+    resend = _resend_class(history, batch, window)
+    if resend is not None:
+        return found | {resend}
+    if entry.last_seq == INT32_MAX and first == 0:
+        return found | {"after-int-max"}
+    expected = increment_sequence(entry.last_seq, 1) if entry.batches else 0
+    if first == expected:
+        return found | {"continues"}
+    if any(b.first_seq == first for b in entry.batches):
+        return found | {"overlap-same-first"}
+    newest = entry.batches[-1] if entry.batches else None
+    if newest is not None and newest.first_seq <= first <= newest.last_seq:
+        return found | {"overlap"}
+    return found | {"gap"}
+
+
+def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
+    """The classes ``case`` reaches, replayed on the reference model of ``profile``."""
+    log = PartitionLog(profile)
+    found: set[str] = set()
+    if len(case.slots) > 1:
+        found.add("two-producers")
+    if SlotKind.UNALLOCATED in case.slots:
+        found.add("unallocated-producer")
+    histories: list[list[tuple[int, int, int]]] = [[] for _ in case.slots]
+    for i, crafted in enumerate(case.batches):
+        batch = crafted.to_batch(crafted.producer + 1, "classes", i)
+        found |= _step_class(log, histories[crafted.producer], batch, profile.window_size)
+        if log.append_client(batch).appended:  # only written batches are cached (or leave the window)
+            histories[crafted.producer].append((batch.producer_epoch, batch.base_sequence, batch.last_sequence))
+    return found
+
+
+def missed_classes(reached: Iterable[str]) -> tuple[str, ...]:
+    got = set(reached)
+    return tuple(name for name, _ in BROKER_CLASSES if name not in got)

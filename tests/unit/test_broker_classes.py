@@ -1,0 +1,62 @@
+"""The broker suite's input classes: each named edge is recognised where it is, and only there."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.classes import BROKER_CLASSES, case_classes, missed_classes
+from kafka_conformance.reference.broker.batches import INT32_MAX
+from kafka_conformance.reference.broker.profile import broker_profile
+
+KAFKA = broker_profile("4.3.0")
+A = SlotKind.ALLOCATED
+
+
+def _case(*batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,)) -> BrokerCase:
+    return BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches))
+
+
+def _sent(n: int) -> list[tuple[int, int, int, int]]:
+    return [(0, 0, s, 1) for s in range(n)]
+
+
+@pytest.mark.parametrize(("batches", "expected"), [
+    (_sent(1) + [(0, 0, 0, 1)], "duplicate-newest"),
+    (_sent(3) + [(0, 0, 1, 1)], "duplicate-inside"),
+    (_sent(5) + [(0, 0, 0, 1)], "duplicate-oldest"),
+    (_sent(6) + [(0, 0, 0, 1)], "resend-just-outside"),
+    (_sent(8) + [(0, 0, 0, 1)], "resend-far-outside"),
+    (_sent(2) + [(0, 0, 5, 1)], "gap"),
+    ([(0, 0, 0, 2), (0, 0, 0, 3)], "overlap-same-first"),
+    ([(0, 0, 0, 3), (0, 0, 1, 3)], "overlap"),
+    ([(0, 0, 0, 1), (0, 1, 0, 1)], "new-epoch-at-zero"),
+    ([(0, 0, 0, 1), (0, 1, 3, 1)], "new-epoch-nonzero"),
+    ([(0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1)], "stale-epoch"),
+    ([(0, 0, -1, 1)], "negative-sequence"),
+    ([(0, 0, 7, 1)], "first-nonzero"),
+    ([(0, 0, INT32_MAX - 1, 2), (0, 0, 0, 1)], "after-int-max"),
+])
+def test_each_edge_is_named_where_it_is(batches: list[tuple[int, int, int, int]], expected: str) -> None:
+    assert expected in case_classes(_case(*batches), KAFKA)
+
+
+def test_a_refused_batch_resent_is_not_a_duplicate() -> None:
+    """Only written batches are cached: resending a refused gap is a gap again, not a duplicate."""
+    classes = case_classes(_case((0, 0, 0, 1), (0, 0, 5, 1), (0, 0, 5, 1)), KAFKA)
+    assert "gap" in classes and not {"duplicate-newest", "duplicate-inside"} & classes
+
+
+def test_wrap_edges_and_producers() -> None:
+    wrap = case_classes(_case((0, 0, INT32_MAX - 1, 3), (0, 0, 1, 1)), KAFKA)
+    assert {"spans-the-wrap", "continues"} <= wrap and "ends-at-int-max" not in wrap
+    assert "ends-at-int-max" in case_classes(_case((0, 0, INT32_MAX - 1, 2)), KAFKA)
+    two = case_classes(_case((0, 0, 0, 1), (1, 0, 0, 1), slots=(A, SlotKind.UNALLOCATED)), KAFKA)
+    assert {"two-producers", "unallocated-producer", "first-at-zero"} <= two
+
+
+def test_missed_classes_keep_the_catalogue_order() -> None:
+    names = [n for n, _ in BROKER_CLASSES]
+    assert missed_classes([]) == tuple(names)
+    assert missed_classes(names) == ()
+    assert len(set(names)) == len(names) == 20
