@@ -142,7 +142,8 @@ class BrokerProcess:
         with open(self._out_path, "wb") as out, open(self._err_path, "wb") as err:
             try:
                 self.proc: subprocess.Popen[bytes] = subprocess.Popen(
-                    self.argv, stdin=subprocess.PIPE if keep_stdin else subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=self.workdir,
+                    self.argv, stdin=subprocess.PIPE if keep_stdin else subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                    cwd=self.workdir,
                     start_new_session=True,
                 )
             except OSError as exc:
