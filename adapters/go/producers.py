@@ -162,8 +162,6 @@ class _GoClient:
             raise ClientRunError(f"{self.name} could not be prepared: {exc}") from exc
         settings = {**mapped.as_dict(), "bootstrap": bootstrap.split(",")}
         log = CompletionLog(clock)
-        for note in mapped.notes:
-            log.note(note)
         process = RunnerProcess(self.name, [str(binary)], log, classify_go_error)
         try:
             process.open(settings)
