@@ -78,7 +78,8 @@ class RunnerProcess:
                 code = self._proc.wait(5)
             for thread in self._threads:
                 thread.join(2)
-            raise ClientRunError(f"{self.name} could not start: the process exited (code {code}) before it answered{self._stderr_tail()}")
+            raise ClientRunError(f"{self.name} could not start: the producer process exited (code {code}) before it answered"
+                                 f"{self._stderr_tail()}")
         answer = self._answer
         event = answer.get("event")
         if event == "config-error":
@@ -127,7 +128,12 @@ class RunnerProcess:
             proc.stdin.flush()
         except (OSError, ValueError) as exc:
             if not quiet:
-                raise ClientRunError(f"{self.name}: the producer process is gone ({exc}){self._stderr_tail()}") from exc
+                code = None
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    code = proc.wait(5)
+                for thread in self._threads:
+                    thread.join(2)
+                raise ClientRunError(f"{self.name}: the producer process exited (code {code}) ({exc}){self._stderr_tail()}") from exc
 
     def _read_stdout(self, stream: IO[str]) -> None:
         for line in stream:

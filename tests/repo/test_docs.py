@@ -38,7 +38,8 @@ def test_readme_names_the_two_setup_commands_used_by_ci() -> None:
     assert "kafka-conformance check authorizer --target reference" in readme
 
 
-OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py")}
+OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py"),
+                    "wire_go": ("go", "tests/wire_brokers/test_go_light.py")}
 """Heavy sweeps with a tox environment of their own, each with its light version in the gate."""
 
 
