@@ -69,7 +69,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.producer": {"reference.*", "adapters.brokers", "adapters.clients", "adapters.go", "adapters.reaper",
                              "conformance.casefiles"},
     "conformance.broker": {"reference.*", "adapters.brokers", "adapters.go", "conformance.casefiles"},
-    "conformance.requests": {"reference.*", "adapters.brokers"},
+    "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
