@@ -116,6 +116,9 @@ def port_is_listening(port: int) -> bool:
 
 
 def _finalize(proc: subprocess.Popen[bytes], workdir: str, grace_s: float, token: str) -> None:
+    if proc.stdin is not None:
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
     stop_tree(proc, token, grace_s)
     shutil.rmtree(workdir, ignore_errors=True)
 
@@ -124,7 +127,9 @@ class BrokerProcess:
     """One broker process with its own scratch directory and output files."""
 
     def __init__(self, name: str, argv: Sequence[str], *, extra_env: Mapping[str, str] | None = None,
-                 grace_s: float = 5.0, workdir: str | None = None) -> None:
+                 grace_s: float = 5.0, workdir: str | None = None, keep_stdin: bool = False) -> None:
+        """``keep_stdin``: stdin is a pipe the caller writes commands to (and whose end, when this
+        process dies, tells a well-behaved broker to stop); otherwise /dev/null."""
         self.name = name
         self.argv = list(argv)
         self.grace_s = grace_s
@@ -137,13 +142,18 @@ class BrokerProcess:
         with open(self._out_path, "wb") as out, open(self._err_path, "wb") as err:
             try:
                 self.proc: subprocess.Popen[bytes] = subprocess.Popen(
-                    self.argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=self.workdir,
+                    self.argv, stdin=subprocess.PIPE if keep_stdin else subprocess.DEVNULL, stdout=out, stderr=err, env=env,
+                    cwd=self.workdir,
                     start_new_session=True,
                 )
             except OSError as exc:
                 shutil.rmtree(self.workdir, ignore_errors=True)
                 raise BrokerStartError(f"cannot run {name} ({self.argv[0]}): {exc}") from exc
         self._finalizer = weakref.finalize(self, _finalize, self.proc, self.workdir, grace_s, self._token)
+
+    @property
+    def stdout_path(self) -> Path:
+        return self._out_path
 
     @property
     def pid(self) -> int:

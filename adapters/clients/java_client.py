@@ -25,15 +25,10 @@ errors; only a code that says "not appended" is Failed, and a client-side
 
 from __future__ import annotations
 
-import collections
-import contextlib
-import json
 import os
-import subprocess
-import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import Any
 
 from kafka_conformance.adapters.clients.protocol import (
     ClientConfigError,
@@ -43,22 +38,18 @@ from kafka_conformance.adapters.clients.protocol import (
     broker_error_outcome,
     run_program,
 )
+from kafka_conformance.adapters.clients.runner import RunnerProcess
 from kafka_conformance.adapters.jvm.jars import JarError, fetch_jars
 from kafka_conformance.adapters.jvm.session import jdk_tool, unavailable_reason
 from kafka_conformance.adapters.jvm.shim import ShimError, shim_classes
-from kafka_conformance.adapters.reaper import stop_tree, tagged_env
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
-from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
+from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
 
 __all__ = ["RUNNER_CLASS", "JavaProducerClient", "classify_java_error"]
 
 NAME = "java"
 RUNNER_CLASS = "kafka_conformance.jvm.ProducerRunner"
-START_TIMEOUT_S = 60.0
-"""JVM start-up plus the producer's constructor; a machine under load can take seconds."""
-CLOSE_TIMEOUT_MS = 1000
-STOP_TIMEOUT_S = 10.0
 FIXED: dict[str, str] = {
     "client.id": "kafka-conformance",
     "key.serializer": "org.apache.kafka.common.serialization.StringSerializer",
@@ -120,7 +111,7 @@ class JavaProducerClient:
         started = time.monotonic()
         props = {**self.check_config(trace).as_dict(), "bootstrap.servers": bootstrap}
         log = CompletionLog(clock)
-        process = _RunnerProcess(_command(), log)
+        process = RunnerProcess(NAME, _command(), log, classify_java_error)
         try:
             process.open(props)
             run_program(trace, process, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
@@ -142,141 +133,3 @@ def _command() -> list[str]:
         raise ClientRunError(f"{NAME} could not be prepared: {exc}") from exc
     classpath = os.pathsep.join(str(p) for p in (classes, *jars.classpath))
     return [java, "-Xshare:auto", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath, RUNNER_CLASS]
-
-
-class _RunnerProcess:
-    """The Java program, its reader threads, and the StepDriver half of :func:`run_program`."""
-
-    def __init__(self, command: list[str], log: CompletionLog) -> None:
-        self.command = command
-        self.log = log
-        self.stderr: collections.deque[str] = collections.deque(maxlen=40)
-        self._answer: dict[str, Any] | None = None
-        self._answered = threading.Event()
-        self._flushing = False
-        self._flushed = threading.Event()
-        self._closed = threading.Event()
-        self._proc: subprocess.Popen[str] | None = None
-        self._owner: str | None = None
-        self._threads: list[threading.Thread] = []
-
-    # ------------------------------------------------------------ lifecycle
-
-    def open(self, props: dict[str, str]) -> None:
-        try:
-            env, self._owner = tagged_env()
-            self._proc = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1, env=env, start_new_session=True,
-            )
-        except OSError as exc:
-            raise ClientRunError(f"{NAME} could not start {self.command[0]!r}: {exc}") from exc
-        assert self._proc.stdout is not None and self._proc.stderr is not None
-        for target, stream in ((self._read_stdout, self._proc.stdout), (self._read_stderr, self._proc.stderr)):
-            thread = threading.Thread(target=target, args=(stream,), name=f"kafka-conformance-java-{target.__name__}", daemon=True)
-            thread.start()
-            self._threads.append(thread)
-        self._write({"op": "open", "props": props})
-        if not self._answered.wait(START_TIMEOUT_S):
-            raise ClientRunError(f"{NAME} could not start: no answer in {START_TIMEOUT_S:.0f} s{self._stderr_tail()}")
-        answer = self._answer or {}
-        event = answer.get("event")
-        if event == "config-error":
-            refusal = f"{str(answer.get('class', '')).rsplit('.', 1)[-1]}: {answer.get('message')}"
-            raise ClientConfigError(f"{NAME} refuses the configuration: {refusal}")
-        if event != "ready":
-            raise ClientRunError(f"{NAME} could not start: {answer.get('class', event)}: {answer.get('message', '')}{self._stderr_tail()}")
-
-    def stop(self) -> None:
-        proc = self._proc
-        if proc is None:
-            return
-        try:
-            if proc.poll() is None:
-                self._write({"op": "close", "timeout_ms": CLOSE_TIMEOUT_MS}, quiet=True)
-                try:
-                    proc.wait(STOP_TIMEOUT_S)
-                except subprocess.TimeoutExpired:
-                    self.log.note(f"{NAME}: the producer did not close within {STOP_TIMEOUT_S:.0f} s; terminated")
-                    proc.terminate()
-                    try:
-                        proc.wait(5)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait(5)
-        finally:
-            stop_tree(proc, self._owner)
-            for thread in self._threads:
-                thread.join(5)
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                if stream is not None:
-                    with contextlib.suppress(OSError):
-                        stream.close()
-            if proc.returncode not in (0, None):
-                self.log.note(f"{NAME}: the producer process exited with {proc.returncode}{self._stderr_tail()}")
-
-    # -------------------------------------------------------------- streams
-
-    def _write(self, command: dict[str, Any], *, quiet: bool = False) -> None:
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None
-        try:
-            proc.stdin.write(json.dumps(command) + "\n")
-            proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            if not quiet:
-                raise ClientRunError(f"{NAME}: the producer process is gone ({exc}){self._stderr_tail()}") from exc
-
-    def _read_stdout(self, stream: IO[str]) -> None:
-        for line in stream:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                self.log.note(f"{NAME}: unreadable line from the producer process: {line.strip()[:200]!r}")
-                continue
-            if isinstance(event, dict):
-                self._dispatch(event)
-        self._answered.set()  # the process ended: whoever waits for an answer stops waiting
-
-    def _read_stderr(self, stream: IO[str]) -> None:
-        for line in stream:
-            self.stderr.append(line.rstrip("\n"))
-
-    def _dispatch(self, event: dict[str, Any]) -> None:
-        kind = event.get("event")
-        value = str(event.get("id"))
-        if kind == "acked":
-            offset = event.get("offset")
-            self.log.acked(value, offset if isinstance(offset, int) else -1)
-        elif kind == "error":
-            self.log.errored(value, *classify_java_error(event))
-        elif kind == "flushed":
-            self._flushing = False
-            self._flushed.set()
-        elif kind in ("ready", "config-error", "start-error"):
-            self._answer = event
-            self._answered.set()
-        elif kind == "closed":
-            self._closed.set()
-        else:
-            self.log.note(f"{NAME}: {event}")
-
-    def _stderr_tail(self) -> str:
-        tail = [line for line in self.stderr if "SLF4J" not in line][-10:]
-        return ("; stderr: " + " | ".join(tail)) if tail else ""
-
-    # ----------------------------------------------------------- StepDriver
-
-    def send(self, step: SendStep, topic: str) -> None:
-        self.log.send(step.value, step.partition)
-        self._write({"op": "send", "id": step.value, "topic": topic, "partition": step.partition, "value": step.value})
-
-    def flush(self, seconds: float) -> None:
-        if not self._flushing:
-            self._flushing = True
-            self._flushed.clear()
-            self._write({"op": "flush"})
-        self._flushed.wait(seconds)
-
-    def serve(self, seconds: float) -> None:
-        time.sleep(seconds)  # the producer's I/O thread and our reader serve completions on their own

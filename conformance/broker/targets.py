@@ -8,7 +8,9 @@ Grammar:
 * ``bootstrap:HOST:PORT`` — a broker the user already runs (never started or
   stopped by the kit; each case creates its own topic there);
 * ``test-broker[:KAFKA_VERSION]`` — the kit's Python test broker, a cluster in
-  one process governed by the reference model, when that module is installed.
+  one process governed by the reference model, when that module is installed;
+* ``kfake`` — franz-go's in-memory cluster (one broker), built from the kit's Go
+  module on first use and started on 127.0.0.1 (``adapters/go/kfake.py``).
 
 New kinds plug in with one entry in :data:`BROKER_TARGETS`: a function of the
 spec's argument (or None) returning a context manager that yields an object
@@ -88,6 +90,20 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
         yield BrokerHandle(f"test-broker:{version}", host, int(port), description, str(cluster.model.spec.topic))
 
 
+@contextlib.contextmanager
+def _kfake(name: str, arg: str | None) -> Iterator[BrokerHandle]:
+    if arg is not None:
+        raise BrokerTargetError(f"broker target kfake takes no argument (got {name}:{arg})")
+    from kafka_conformance.adapters.go.kfake import KfakeError, kfake_cluster
+
+    with contextlib.ExitStack() as stack:
+        try:
+            cluster = stack.enter_context(kfake_cluster(1))
+        except KfakeError as exc:
+            raise BrokerTargetError(str(exc)) from exc
+        yield BrokerHandle("kfake", cluster.host, cluster.port, cluster.describe())
+
+
 BROKER_TARGETS: dict[str, Callable[[str, str | None], AbstractContextManager[BrokerHandle]]] = {
     "tansu": _real,
     "noida": _real,
@@ -95,6 +111,7 @@ BROKER_TARGETS: dict[str, Callable[[str, str | None], AbstractContextManager[Bro
     "bootstrap": _real,
     "kafka": _real,
     "test-broker": _test_broker,
+    "kfake": _kfake,
 }
 
 
@@ -102,7 +119,7 @@ def parse_broker_target(spec: str) -> tuple[str, str | None]:
     """(kind, argument) of a spec; a BrokerTargetError naming the known kinds if it is unknown."""
     name, sep, arg = spec.strip().partition(":")
     if name not in BROKER_TARGETS:
-        known = "tansu, noida, rdkafka-mock, kafka:VERSION, bootstrap:HOST:PORT, test-broker[:VERSION]"
+        known = "tansu, noida, rdkafka-mock, kfake, kafka:VERSION, bootstrap:HOST:PORT, test-broker[:VERSION]"
         raise BrokerTargetError(f"unknown broker target {spec!r}; known: {known}")
     if name == "bootstrap" and not sep:
         raise BrokerTargetError("bootstrap needs an address: bootstrap:HOST:PORT")
@@ -138,6 +155,11 @@ def broker_targets_table() -> list[tuple[str, str, bool]]:
     out.append(("kafka:VERSION", f"Apache Kafka's own broker, {BROKER_RELEASES[0]} to {BROKER_RELEASES[-1]} "
                 f"(ZooKeeper mode before {KRAFT_FIRST}, KRaft from it; {len(ready)} fetched here: "
                 f"{', '.join(map(str, ready)) or 'none'}; kafka-conformance fetch kafka-broker:VERSION)", bool(ready)))
+    from kafka_conformance.adapters.go.kfake import KFAKE_VERSION, kfake_reason
+
+    reason = kfake_reason()
+    out.append(("kfake", reason or f"franz-go's in-memory cluster {KFAKE_VERSION}, built from the kit's Go module "
+                "(kafka-conformance fetch kfake)", reason is None))
     out.append(("bootstrap:HOST:PORT", "a broker you already run", True))
     present = importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is not None
     what = "the kit's Python test broker" if present else "the Python test broker is not in this build"

@@ -1,4 +1,5 @@
-"""``kafka-conformance fetch``: the jars real-Kafka targets need, from Maven, checked against the lock.
+"""``kafka-conformance fetch``: the jars real-Kafka targets need, from Maven, checked against the lock;
+and the kit's Go programs (``kfake``, ``franz-go``, ``sarama``), built with the machine's ``go``.
 
 Idempotent: a set already in the cache and matching the lock is reported and
 left alone, so the command works offline once the cache is filled.  Maintainers
@@ -21,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "targets", nargs="*", metavar="TARGET",
         help="kafka:VERSION[:standard|acl] (Kafka's own authorizer of a release), kafka-broker:VERSION "
              "(Kafka's own broker of a release), or kafka-clients "
-             "(kafka-clients 4.3.0: kafka-default-by-type, jvm: targets, the java producer)",
+             "(kafka-clients 4.3.0: kafka-default-by-type, jvm: targets, the java producer), "
+             "or kfake, franz-go, sarama (the kit's Go programs, built with your go toolchain)",
     )
     parser.add_argument("--all", action="store_true", help="every release the kit runs, both flavours, and kafka-clients")
     parser.add_argument("--all-brokers", action="store_true",
@@ -54,17 +56,41 @@ def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
 
             chosen += [(name, a) for a in broker_artifacts(broker_release(name[len("kafka-broker:"):]))]
         else:
-            raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl], kafka-broker:VERSION "
-                             "or kafka-clients")
+            raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl], kafka-broker:VERSION, "
+                             "kafka-clients, kfake, franz-go or sarama")
     unique: dict[object, str] = {}
     for name, artifact in chosen:
         unique.setdefault(artifact, name)
     return [(name, artifact) for artifact, name in unique.items()]
 
 
+def _build_go(names: list[str]) -> int:
+    """Build the named Go programs into the cache (one ``go build``); 0, or 2 with the reason."""
+    from kafka_conformance.adapters.go.build import GoBuildError, GoUnavailable, build_programs, cached_program
+
+    cached = [n for n in names if cached_program(n) is not None]
+    try:
+        built = build_programs(names)
+    except (GoUnavailable, GoBuildError) as exc:
+        print(f"kafka-conformance: error: fetch {' '.join(names)}: {exc}", file=sys.stderr, flush=True)
+        return 2
+    for name, path in built.items():
+        print(f"{'cached' if name in cached else 'built':8} {name:24} {path.name} in {path.parent}", flush=True)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.adapters.go.build import PROGRAMS
     from kafka_conformance.adapters.jvm.maven import Artifact, JarError, cache_dir, cached_jars, fetch_artifact
 
+    go_names = [n for n in args.targets if n in PROGRAMS]
+    if go_names:
+        args.targets = [n for n in args.targets if n not in PROGRAMS]
+        code = _build_go(go_names)
+        if not args.targets and not args.all and not args.all_brokers:
+            return code
+    else:
+        code = 0
     try:
         wanted = _artifacts(args)
     except ValueError as exc:
@@ -85,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         except JarError as exc:
             failed += 1
             print(f"kafka-conformance: error: fetch {name}: {exc}", file=sys.stderr, flush=True)
-    return 2 if failed else 0
+    return 2 if failed or code else 0
 
 
 def kafka_target_rows() -> list[tuple[str, bool, str]]:

@@ -25,7 +25,8 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", required=True,
                         help="kafka:VERSION (Apache Kafka's broker, 2.4.0 or later, started with SASL/PLAIN and its "
-                             "authorizer) or bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
+                             "authorizer), kfake (franz-go's in-memory cluster with SASL/PLAIN and ACLs; held to 4.3.1 "
+                             "unless --kafka-version says otherwise) or bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
     parser.add_argument("--kafka-version", type=types.release,
                         help="release whose request rules to hold it to (default: a kafka: target's own; "
                              "required for bootstrap:)")
@@ -44,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         target = parse_requests_target(args.target)
     except RequestsTargetError as exc:
         raise UsageError(str(exc), where="--target") from exc
+    if target.spec == "kfake" and args.kafka_version is None:
+        args.kafka_version = "4.3.1"  # kfake emulates the newest Kafka when no MaxVersions is given
     if target.release is None and args.kafka_version is None:
         raise UsageError("a bootstrap: target needs --kafka-version (the release whose rules it claims)", where="--target")
     try:

@@ -26,7 +26,11 @@ _ADAPTERS: dict[str, tuple[str, str]] = {
     "aiokafka": ("kafka_conformance.adapters.clients.aiokafka_client", "AiokafkaClient"),
     "confluent-kafka": ("kafka_conformance.adapters.clients.confluent_client", "ConfluentKafkaClient"),
     "java": ("kafka_conformance.adapters.clients.java_client", "JavaProducerClient"),
+    "franz-go": ("kafka_conformance.adapters.go.producers", "FranzGoClient"),
+    "sarama": ("kafka_conformance.adapters.go.producers", "SaramaClient"),
 }
+_OWN_FIX = ("java", "franz-go", "sarama")
+"""Clients whose unavailability reason names its own fix (a JDK, a Go toolchain), not a Python extra."""
 REAL_CLIENTS = tuple(_ADAPTERS)
 CLIENTS = (*REAL_CLIENTS, MODEL)
 EXTRA = "kafka-conformance[clients]"
@@ -44,7 +48,7 @@ def resolve_client(spec: str) -> ProducerClient:
     client: ProducerClient = getattr(importlib.import_module(module_name), class_name)()
     reason = client.available()
     if reason is not None:
-        fix = "" if spec == "java" else f"; install the extra {EXTRA}"  # the JDK and jar reasons name their own fix
+        fix = "" if spec in _OWN_FIX else f"; install the extra {EXTRA}"
         raise ClientSpecError(f"client {spec} cannot run here: {reason}{fix}")
     return client
 
@@ -64,6 +68,8 @@ def delivery_config_for(
     resolvers: dict[str, Callable[[], DeliveryConfig]] = {
         "confluent-kafka": lambda: _from_librdkafka(props, topic),
         "aiokafka": lambda: _aiokafka(props, topic),
+        "franz-go": lambda: _go(client, trace, topic),
+        "sarama": lambda: _go(client, trace, topic),
     }
     try:
         cfg = resolvers.get(client, lambda: topic.resolved(java_config(props, kafka_version)))()
@@ -94,6 +100,21 @@ def _aiokafka(props: dict[str, str], topic: _Topic) -> DeliveryConfig:
     acks = -1 if idempotent else _acks(props.get("acks", "1"))
     timeout = _int(props.get("delivery.timeout.ms"), 120_000)
     return DeliveryConfig(idempotent, acks, 2**31 - 1, 1, topic.replication_factor, topic.min_insync_replicas, delivery_timeout_ms=timeout)
+
+
+def _go(client: str, trace: ProducerTrace, topic: _Topic) -> DeliveryConfig:
+    """What the Go client is actually set to (``adapters/go/producers.py`` maps the Java
+    properties: franz-go keeps five requests in flight when idempotent, sarama one, and
+    sarama's retry budget stands in for the delivery timeout it does not have)."""
+    from kafka_conformance.adapters.clients.protocol import ClientConfigError
+    from kafka_conformance.adapters.go.producers import go_settings
+
+    try:
+        s = go_settings(client, trace.config, trace.cluster.kafka_version).as_dict()
+    except ClientConfigError:
+        return _raw(trace.config, topic)
+    return DeliveryConfig(s["idempotent"], s["acks"], s["retries"], s["max_in_flight"], topic.replication_factor,
+                          topic.min_insync_replicas, delivery_timeout_ms=_int(trace.config.get("delivery.timeout.ms"), 120_000))
 
 
 def _raw(props: dict[str, str], topic: _Topic) -> DeliveryConfig:

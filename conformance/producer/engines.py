@@ -12,6 +12,9 @@ A broker spec names the other half of a run:
   responses); a single real broker cannot fail over or crash on cue, so a trace
   with cluster steps is refused by name, not run half-way.  The final log is
   read back with Fetch, straight from the broker.
+* ``kfake``: franz-go's in-memory cluster, one broker, built from the kit's Go
+  module and started on 127.0.0.1 like the wheel brokers (cluster steps refused
+  the same way).
 
 Each spec opens a :class:`WireBroker`: a bootstrap address, the ``control`` and
 ``tick`` callbacks the client runner is given, and after the run the broker-side
@@ -32,7 +35,7 @@ from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrac
 
 __all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "WireBroker", "open_broker", "parse_broker"]
 
-REAL_BROKERS = ("tansu", "noida", "rdkafka-mock")
+REAL_BROKERS = ("tansu", "noida", "rdkafka-mock", "kfake")
 TEST_BROKER = "test-broker"
 CLUSTER = "kafka-cluster"
 """A cluster of Apache Kafka brokers of a release, KRaft, with a controller of its own (``kafka-cluster:VERSION[:N]``)."""
@@ -169,13 +172,13 @@ def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int
 
     A single real broker cannot fail over, crash and restart or go leaderless on cue, so a
     trace with cluster steps is refused (the matrix shows n/a), never run half-way."""
-    from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
+    from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable
 
     steps = _cluster_steps(trace)
     if steps:
         raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} (the test broker can)")
     try:
-        with start_broker(str(spec)) as running:
+        with _started(str(spec)) as running:
             broker = _RealBroker(running.host, running.port, trace)
             broker.prepare()
             if not trace.plan.rules:
@@ -188,6 +191,27 @@ def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int
                 yield broker
     except (BrokerUnavailable, BrokerStartError) as exc:
         raise BrokerSpecError(f"{spec}: {exc}") from exc
+
+
+@contextlib.contextmanager
+def _started(spec: str) -> Iterator[Any]:
+    """A wheel broker from the launchers, or kfake from the kit's Go module."""
+    from kafka_conformance.adapters.brokers.launchers import start_broker
+
+    if spec != "kfake":
+        with start_broker(spec) as running:
+            yield running
+        return
+    from kafka_conformance.adapters.go.kfake import KfakeError, start_kfake
+
+    try:
+        cluster = start_kfake(1)
+    except KfakeError as exc:
+        raise BrokerSpecError(f"kfake: {exc}") from exc
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
 
 
 @attrs.define

@@ -10,6 +10,9 @@
   from ACLs alone.  The kit never starts or stops it; every name it uses starts with a
   prefix of its own and it deletes only the ACLs it created.  (Passwords containing ``,``
   or ``:`` cannot be given this way.)
+* ``kfake``: franz-go's in-memory cluster (``adapters/go/kfake.py``), started by the kit on
+  127.0.0.1 with SASL/PLAIN and its ACL enforcement on, a super user ``admin`` and a user
+  ``alice`` with no ACLs of her own.
 """
 
 from __future__ import annotations
@@ -41,7 +44,13 @@ class RequestsTarget:
     user: tuple[str, str] = ("alice", "")
 
 
+KFAKE = "kfake"
+KFAKE_USERS = {"admin": "admin-secret", "alice": "alice-secret"}
+
+
 def parse_requests_target(spec: str) -> RequestsTarget:
+    if spec == KFAKE:
+        return RequestsTarget(spec, None, admin=("admin", KFAKE_USERS["admin"]), user=("alice", KFAKE_USERS["alice"]))
     if spec.startswith("kafka:"):
         from kafka_conformance.adapters.brokers.kafka_broker import AUTH_FIRST, AUTH_USERS, broker_release
 
@@ -69,7 +78,7 @@ def parse_requests_target(spec: str) -> RequestsTarget:
         if pairs[0][0] == pairs[1][0]:
             raise RequestsTargetError(f"{spec}: the user must not be the admin (a super user passes every check)")
         return RequestsTarget(spec, None, host, int(port), pairs[0], pairs[1])
-    raise RequestsTargetError(f"unknown target {spec!r} for the request rules; expected kafka:VERSION or "
+    raise RequestsTargetError(f"unknown target {spec!r} for the request rules; expected kafka:VERSION, kfake or "
                               "bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
 
 
@@ -121,6 +130,10 @@ def open_requests_target(target: RequestsTarget, timeout_s: float = 120.0) -> It
     from kafka_conformance.adapters.brokers.process import BrokerStartError
     from kafka_conformance.adapters.brokers.wire_client import WireError
 
+    if target.spec == KFAKE:
+        with _kfake(target, timeout_s) as connection:
+            yield connection
+        return
     if target.release is None:
         connection = Connection(target.host, target.port, f"{target.host}:{target.port}", target, f"kc{uuid.uuid4().hex[:8]}-")
         try:
@@ -145,3 +158,19 @@ def open_requests_target(target: RequestsTarget, timeout_s: float = 120.0) -> It
         yield connection
     finally:
         node.stop()
+
+
+@contextlib.contextmanager
+def _kfake(target: RequestsTarget, timeout_s: float) -> Iterator[Connection]:
+    from kafka_conformance.adapters.brokers.process import BrokerStartError
+    from kafka_conformance.adapters.go.kfake import KfakeError, kfake_cluster
+
+    logins = ["-superuser", f"PLAIN:{target.admin[0]}:{target.admin[1]}", "-user", f"PLAIN:{target.user[0]}:{target.user[1]}"]
+    try:
+        with kfake_cluster(1, extra_args=["-sasl", "-acls", *logins]) as cluster:
+            connection = Connection(cluster.host, cluster.port, cluster.describe(), attrs.evolve(target, host=cluster.host,
+                                    port=cluster.port), "")
+            _ready(connection, timeout_s, cluster.process.running)
+            yield connection
+    except (KfakeError, BrokerStartError) as exc:
+        raise RequestsTargetError(f"kfake did not start: {exc}") from exc

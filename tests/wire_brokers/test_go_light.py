@@ -1,0 +1,51 @@
+"""The light version, in the gate, of the ``go`` tox environment (tests/wire_go): kfake answers the
+probe table as docs/broker-conformance.md records it, and each Go producer runs one trace-table row
+on the test broker.  The Go programs are built on first use; without a Go toolchain the tests skip
+and say so (the ``go`` environment runs the rest)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.adapters.go.build import GoUnavailable, build_programs
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "broker-conformance.md"
+
+
+@pytest.fixture(scope="module")
+def go_programs() -> dict[str, Path]:
+    try:
+        return build_programs()
+    except GoUnavailable as exc:
+        pytest.skip(str(exc))
+
+
+def test_kfake_probe_table_is_as_recorded(go_programs: dict[str, Path]) -> None:
+    from kafka_conformance.broker.check import check_broker
+
+    report = check_broker("kfake", max_examples=0, table=True, seed=1)
+    section = DOC.read_text(encoding="utf-8").split("## Conformance tables", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
+    column = next(i for i, name in enumerate(rows[0]) if name.startswith("kfake"))
+    recorded = {row[0]: row[column] for row in rows[1:]}
+    for probe in report.probes:
+        cell = recorded[probe.name]
+        if cell == "as Kafka":
+            assert not probe.anomalies, (probe.name, probe.anomalies)
+        elif cell.startswith("not reached"):
+            assert probe.anomalies, probe.name
+        else:
+            assert probe.anomalies and probe.anomalies[0] == re.split(r"\s", cell)[0], (probe.name, probe.anomalies, cell)
+
+
+@pytest.mark.parametrize("client", ["franz-go", "sarama"])
+def test_each_go_producer_holds_row_1_on_the_test_broker(client: str, go_programs: dict[str, Path]) -> None:
+    pytest.importorskip("kafka", reason="the test broker needs kafka-python (the clients extra)")
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    (result,) = run_table(client, rows=table_rows(["1"]))
+    assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.notes)
