@@ -14,6 +14,7 @@ with ``all_runnable``.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -28,6 +29,8 @@ from kafka_conformance.report.model import SUITES, NotRun
 __all__ = ["Plan", "ReportError", "make_plan", "target_suites"]
 
 JVM_CLIENTS = ("java",)
+BUILT_CLIENTS = ("franz-go", "sarama")
+"""Clients built on first use (a Go toolchain, minutes): like the JVM ones, only with --all-runnable."""
 WHEEL_BROKERS = ("tansu", "noida", "rdkafka-mock")
 DEFAULT_IDEMPOTENCE_VERSION = "4.3.0"
 
@@ -182,8 +185,13 @@ def _producers(clients: Sequence[str], brokers: Sequence[str], all_runnable: boo
 
 def _available_clients(all_runnable: bool, not_run: list[NotRun]) -> list[str]:
     found = []
+    test_broker_runs = importlib.util.find_spec("kafka") is not None
     for client in REAL_CLIENTS:
-        if client in JVM_CLIENTS and not all_runnable:
+        if client in (*JVM_CLIENTS, *BUILT_CLIENTS) and not all_runnable:
+            continue
+        if not test_broker_runs:
+            not_run.append(NotRun("producer", client, "the test broker it runs against needs kafka-python: "
+                                                      "pip install 'kafka-conformance[clients]'"))
             continue
         try:
             resolve_client(client)

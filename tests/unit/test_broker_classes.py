@@ -22,12 +22,12 @@ def _sent(n: int) -> list[tuple[int, int, int, int]]:
 
 
 @pytest.mark.parametrize(("batches", "expected"), [
-    (_sent(1) + [(0, 0, 0, 1)], "duplicate-newest"),
-    (_sent(3) + [(0, 0, 1, 1)], "duplicate-inside"),
-    (_sent(5) + [(0, 0, 0, 1)], "duplicate-oldest"),
-    (_sent(6) + [(0, 0, 0, 1)], "resend-just-outside"),
-    (_sent(8) + [(0, 0, 0, 1)], "resend-far-outside"),
-    (_sent(2) + [(0, 0, 5, 1)], "gap"),
+    ([*_sent(1), (0, 0, 0, 1)], "duplicate-newest"),
+    ([*_sent(3), (0, 0, 1, 1)], "duplicate-inside"),
+    ([*_sent(5), (0, 0, 0, 1)], "duplicate-oldest"),
+    ([*_sent(6), (0, 0, 0, 1)], "resend-just-outside"),
+    ([*_sent(8), (0, 0, 0, 1)], "resend-far-outside"),
+    ([*_sent(2), (0, 0, 5, 1)], "gap"),
     ([(0, 0, 0, 2), (0, 0, 0, 3)], "overlap-same-first"),
     ([(0, 0, 0, 3), (0, 0, 1, 3)], "overlap"),
     ([(0, 0, 0, 1), (0, 1, 0, 1)], "new-epoch-at-zero"),
