@@ -7,10 +7,11 @@ per broker, in its own process, from the ZooKeeper jar that the release's POM br
 interface), then ``kafka.Kafka`` with ``zookeeper.connect`` pointing at it.
 
 One substitution, said plainly wherever the broker is described: releases before 2.4
-depend on the ZooKeeper 3.4 client, which cannot connect on Java 14 or later (its
-``StaticHostProvider`` reads host names out of ``InetSocketAddress.toString()``, whose
-format changed in JDK 14: "127.0.0.1/<unresolved>:PORT ... not resolvable", seen here on
-Java 17 with 1.0.1 to 2.3.1; ZOOKEEPER-3779, fixed in 3.5.8/3.6.1).  For those releases
+depend on the ZooKeeper 3.4 client, which cannot connect on Java 14 or later: its
+``StaticHostProvider.getHostString`` parses ``InetSocketAddress.toString()``, whose format
+changed in JDK 14 to ``127.0.0.1/<unresolved>:PORT`` (apache/zookeeper pull request #1509;
+seen here on Java 17 with 1.0.1 to 2.3.1: "Unable to canonicalize address ... because it's
+not resolvable", then ``UnresolvedAddressException``).  For those releases
 the 3.4 jar is replaced by ZooKeeper 3.5.9's client and server jars, which speak the same
 protocol to the same API.  Kafka's own classes, the ones whose produce path the kit
 checks, are the release's unchanged.  0.11 does not start on Java 17 at all

@@ -142,13 +142,12 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
                 return run()
             finally:
                 cleanup()
-    except Terminated:
-        _say("terminated; every process the run started was stopped", error=False)
-        return EXIT_TERMINATED
-    except KeyboardInterrupt:
-        _say("interrupted; every process the run started was stopped", error=False)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as stop:
+        return _stopped(stop)
     except Exception as exc:
+        stop = _signal_behind(exc)
+        if stop is not None:  # a library broke while the signal unwound it (py4j mid-command): still the stop
+            return _stopped(stop)
         if isinstance(exc, user_errors()):
             _say(abbreviate(exc.render() if isinstance(exc, UsageError) else str(exc), 2000))
             return EXIT_USAGE
@@ -156,6 +155,26 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
               f"implementation or input; {ISSUES_HINT}:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_BUG
+
+
+def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM an exception was raised while handling, if any (its context chain)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _stopped(stop: KeyboardInterrupt) -> int:
+    if isinstance(stop, Terminated):
+        _say("terminated; every process the run started was stopped", error=False)
+        return EXIT_TERMINATED
+    _say("interrupted; every process the run started was stopped", error=False)
+    return EXIT_INTERRUPTED
 
 
 def _say(message: str, *, error: bool = True) -> None:

@@ -90,3 +90,30 @@ def test_a_crashing_subprocess_adapter_is_reported_with_its_exit_code_and_stderr
     assert "exited with code 3" in out and "crashing on purpose" in out
     assert "differently on replay" not in out + err
     assert left_behind(marker) == []
+
+
+def test_a_library_that_breaks_while_a_signal_unwinds_it_is_the_stop_not_a_bug(capsys: pytest.CaptureFixture[str]) -> None:
+    """py4j answered a SIGTERM mid-command with AttributeError('... shutdown_socket') raised while
+    handling it (seen once in the gate): the run was stopped, exit 143, no traceback."""
+    from kafka_conformance.cli.errors import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, guarded
+
+    def broken_by(signal_exc: KeyboardInterrupt) -> int:
+        try:
+            raise signal_exc
+        except KeyboardInterrupt:
+            raise AttributeError("'GatewayConnection' object has no attribute 'shutdown_socket'") from None
+
+    assert guarded(lambda: broken_by(Terminated())) == EXIT_TERMINATED
+    assert guarded(lambda: broken_by(KeyboardInterrupt())) == EXIT_INTERRUPTED
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_an_ordinary_bug_is_still_a_bug(capsys: pytest.CaptureFixture[str]) -> None:
+    from kafka_conformance.cli.errors import EXIT_BUG, guarded
+
+    def bug() -> int:
+        raise AttributeError("no")
+
+    assert guarded(bug) == EXIT_BUG
+    assert "internal error" in capsys.readouterr().err

@@ -24,8 +24,8 @@ def _run(*argv: str) -> int:
 
 
 def test_unknown_client_is_a_usage_error(capsys) -> None:
-    assert _run("--client", "franz-go", "--max-examples", "1") == 2
-    assert "unknown client 'franz-go'" in capsys.readouterr().err
+    assert _run("--client", "kafka-go", "--max-examples", "1") == 2
+    assert "unknown client 'kafka-go'" in capsys.readouterr().err
 
 
 def test_unknown_broker_is_a_usage_error(capsys) -> None:
