@@ -145,9 +145,9 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
     except KeyboardInterrupt as stop:
         return _stopped(stop)
     except Exception as exc:
-        stop = _signal_behind(exc)
-        if stop is not None:  # a library broke while the signal unwound it (py4j mid-command): still the stop
-            return _stopped(stop)
+        behind = _signal_behind(exc)
+        if behind is not None:  # a library broke while the signal unwound it (py4j mid-command): still the stop
+            return _stopped(behind)
         if isinstance(exc, user_errors()):
             _say(abbreviate(exc.render() if isinstance(exc, UsageError) else str(exc), 2000))
             return EXIT_USAGE
