@@ -108,7 +108,9 @@ def test_check_broker_on_kfake_matches_the_recorded_findings(tmp_path: Path, go_
         seen["sequence-wraparound"] = "not reached"
     assert seen == recorded
     saved = {re.match(r"broker-(.+)-[0-9a-f]{10}\.json", p.name).group(1) for p in CASES.glob("broker-*.json")}  # type: ignore[union-attr]
-    assert set(data["anomalies"]) == saved, (data["anomalies"], saved)
+    # every anomaly the run shows is recorded (a saved case each); which of them one seed's six
+    # rounds reach depends on the generator, and each saved case is replayed on its own below
+    assert set(data["anomalies"]) <= saved, (data["anomalies"], saved)
 
 
 @pytest.mark.parametrize("case", sorted(CASES.glob("broker-*.json")), ids=lambda p: p.stem)
