@@ -30,6 +30,9 @@ class Tally:
 
 
 def tally(spec: FuzzSpec) -> Tally:
+    from kafka_conformance.corpora.parquet_io import require_pyarrow
+
+    require_pyarrow()
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq

@@ -14,7 +14,31 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CASE_COLUMNS", "VERDICT_COLUMNS", "read_columns", "row_count", "write_atomically"]
+__all__ = [
+    "CASE_COLUMNS",
+    "VERDICT_COLUMNS",
+    "PyarrowMissing",
+    "read_columns",
+    "require_pyarrow",
+    "row_count",
+    "write_atomically",
+]
+
+
+class PyarrowMissing(ImportError):
+    """Corpora and fuzz runs need pyarrow (the ``spark`` extra): the user's set-up, not a bug."""
+
+
+def require_pyarrow() -> None:
+    """Fail with the install command, before any work, where pyarrow cannot be imported."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as exc:
+        raise PyarrowMissing(
+            f"corpora and fuzz runs read and write Parquet, and pyarrow cannot be imported ({exc}); "
+            "install it with: pip install 'kafka-conformance[spark]' (from a checkout: pip install -e '.[spark]')"
+        ) from None
 
 CASE_COLUMNS: dict[str, str] = {
     "case_id": "string",
@@ -50,6 +74,7 @@ VERDICT_COLUMNS: dict[str, str] = {
 
 
 def _schema(columns: Mapping[str, str]) -> Any:
+    require_pyarrow()
     import pyarrow as pa
 
     types = {"string": pa.string(), "int32": pa.int32(), "int64": pa.int64()}
@@ -57,6 +82,7 @@ def _schema(columns: Mapping[str, str]) -> Any:
 
 
 def write_atomically(path: Path, columns: Mapping[str, str], data: Mapping[str, Sequence[object]]) -> None:
+    require_pyarrow()
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -73,6 +99,7 @@ def write_atomically(path: Path, columns: Mapping[str, str], data: Mapping[str, 
 
 def read_columns(path: Path, names: Sequence[str]) -> dict[str, list[Any]]:
     """Some columns of a file as Python lists; ValueError naming the file when unreadable."""
+    require_pyarrow()
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -84,6 +111,7 @@ def read_columns(path: Path, names: Sequence[str]) -> dict[str, list[Any]]:
 
 
 def row_count(path: Path) -> int:
+    require_pyarrow()
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kafka_conformance.corpora.generate import CorpusSpec, generate_corpus
+    from kafka_conformance.corpora.parquet_io import require_pyarrow
     from kafka_conformance.corpora.shards import ShardPlan
     from kafka_conformance.corpora.suites.registry import get_suite
 
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"\r[{shard + 1}/{plan.shards} shards] {done[0]} cases\033[K", end="", file=sys.stderr, flush=True)
 
         resumed = (args.out / "corpus.json").exists()
+        require_pyarrow()
         if args.master is not None:
             try:
                 import pyspark  # noqa: F401

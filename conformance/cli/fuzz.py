@@ -91,6 +91,7 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
     from kafka_conformance.corpora.campaign import run_campaign
     from kafka_conformance.corpora.fuzz import AccountingError, FuzzSpec
     from kafka_conformance.corpora.generate import CorpusSpec, load_corpus
+    from kafka_conformance.corpora.parquet_io import require_pyarrow
     from kafka_conformance.corpora.suites.registry import get_suite
     from kafka_conformance.corpora.summary import to_json, to_markdown, to_text
 
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
             corpus_dir = None
         # Absolute paths: executors do not share the driver's working directory.
         spec = FuzzSpec(str(args.out.resolve()), args.target, cases, corpus_dir)
+        require_pyarrow()
         spark = None
         if spark_factory is not None:
             spark = spark_factory()

@@ -164,3 +164,23 @@ def test_explain_config_reads_a_properties_file(tmp_path: Path) -> None:
     (tmp_path / "bad.properties").write_text("acks\n")
     bad = run("explain-config", "--properties", "bad.properties", cwd=tmp_path)
     assert bad.returncode == 2 and "bad.properties:1" in bad.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["corpus", "generate", "--cases", "10"],
+    ["fuzz", "--target", "reference", "--cases", "10", "--no-spark"],
+])
+def test_corpora_without_pyarrow_name_the_extra_and_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    """pyarrow is an extra: its absence is the user's set-up (exit 2 with the install command),
+    found before any case is generated, never an internal error."""
+    for name in ("pyarrow", "pyarrow.parquet"):
+        monkeypatch.setitem(sys.modules, name, None)  # import raises ImportError
+    out = tmp_path / "out"
+    from kafka_conformance.cli.main import main
+
+    assert main([*args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "pyarrow cannot be imported" in err and "kafka-conformance[spark]" in err
+    assert "Traceback" not in err and "internal error" not in err
+    assert not (out / "verdicts").exists() and not list(out.glob("shard-*"))
