@@ -32,7 +32,7 @@ class PyarrowMissing(ImportError):
 def require_pyarrow() -> None:
     """Fail with the install command, before any work, where pyarrow cannot be imported."""
     try:
-        import pyarrow  # noqa: F401
+        import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError as exc:
         raise PyarrowMissing(

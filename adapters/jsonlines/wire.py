@@ -186,10 +186,13 @@ def _bool(value: object, path: str) -> bool:
 
 
 def _enum(cls: type[_E], value: object, path: str) -> _E:
-    text = _str(value, path)
-    if text not in cls.__members__:
+    # ``_member_map_`` is what ``cls[text]`` reads; ``__members__`` builds a new proxy per call,
+    # and this runs for every field of every ACL a corpus or an adapter hands over.
+    member = cls._member_map_.get(value) if isinstance(value, str) else None
+    if member is None:
+        text = _str(value, path)
         raise WireError(path, f"expected one of {', '.join(cls.__members__)}, got {text!r}")
-    return cls[text]
+    return member  # type: ignore[return-value]
 
 
 def _kind(value: object) -> str:

@@ -122,8 +122,45 @@ def binding_to_json(b: AclBinding) -> dict[str, str]:
     return encode_binding(b)
 
 
+_BINDING_FIELDS = ("resource_type", "name", "pattern_type", "principal", "host", "operation", "permission")
+_INTERN_LIMIT = 50_000
+
+
+class _Interned(dict[tuple[Any, ...], Any]):
+    """Decoded values by their JSON fields.  A corpus repeats the same ACLs, contexts and
+    actions across its steps and cases; the values are frozen, so one decoded object can
+    stand for every copy (decoding and validating them was the largest cost of a stored
+    case).  Only what decoded successfully is kept, so an invalid input is refused every
+    time; the table is emptied when it grows past its limit."""
+
+    def keep(self, key: tuple[Any, ...], value: Any) -> Any:
+        if len(self) >= _INTERN_LIMIT:
+            self.clear()
+        self[key] = value
+        return value
+
+
+_BINDINGS, _CONTEXTS, _ACTIONS = _Interned(), _Interned(), _Interned()
+
+
+def _key(d: Any, fields: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The fields as a table key, or None where the input is not a plain object of strings
+    (then the full decoder runs and says what is wrong)."""
+    if type(d) is not dict:
+        return None
+    key = tuple(map(d.get, fields))
+    for v in key:
+        if type(v) is not str:
+            return None
+    return key
+
+
 def binding_from_json(d: dict[str, Any]) -> AclBinding:
-    return decode_binding(d, "acl")
+    key = _key(d, _BINDING_FIELDS)
+    if key is not None and (hit := _BINDINGS.get(key)) is not None:
+        return hit  # type: ignore[no-any-return]
+    binding = decode_binding(d, "acl")
+    return _BINDINGS.keep(key, binding) if key is not None else binding
 
 
 def _context_to_json(c: RequestContext) -> dict[str, str]:
@@ -131,7 +168,11 @@ def _context_to_json(c: RequestContext) -> dict[str, str]:
 
 
 def _context_from_json(d: dict[str, Any]) -> RequestContext:
-    return RequestContext(parse_principal(d["principal"]), d["host"])
+    key = _key(d, ("principal", "host"))
+    if key is not None and (hit := _CONTEXTS.get(key)) is not None:
+        return hit  # type: ignore[no-any-return]
+    context = RequestContext(parse_principal(d["principal"]), d["host"])
+    return _CONTEXTS.keep(key, context) if key is not None else context
 
 
 def _action_to_json(a: Action) -> dict[str, str]:
@@ -139,10 +180,14 @@ def _action_to_json(a: Action) -> dict[str, str]:
 
 
 def _action_from_json(d: dict[str, Any]) -> Action:
-    return Action(
+    key = _key(d, ("operation", "resource_type", "name", "pattern_type"))
+    if key is not None and (hit := _ACTIONS.get(key)) is not None:
+        return hit  # type: ignore[no-any-return]
+    action = Action(
         AclOperation[d["operation"]],
         ResourcePattern(ResourceType[d["resource_type"]], d["name"], PatternType[d["pattern_type"]]),
     )
+    return _ACTIONS.keep(key, action) if key is not None else action
 
 
 def _record_to_json(r: LogStep) -> dict[str, Any]:

@@ -85,10 +85,15 @@ def authorize(
         )
     out = []
     for answer in answers:
-        if answer not in (AuthorizationResult.ALLOWED, AuthorizationResult.DENIED):
+        outcome = _ANSWERS.get(answer) if isinstance(answer, AuthorizationResult) else None
+        if outcome is None:
             raise TargetCrashed(f"authorize() returned {answer!r}, expected ALLOWED or DENIED")
-        out.append(Outcome(answer))
+        out.append(outcome)
     return out
+
+
+_ANSWERS = {r: Outcome(r) for r in (AuthorizationResult.ALLOWED, AuthorizationResult.DENIED)}
+"""The two plain answers, built once (outcomes are frozen values)."""
 
 
 def by_type(target: AuthorizerUnderTest, *args: object) -> Outcome:

@@ -26,8 +26,9 @@ Steps (``decide``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
-from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.principal import KafkaPrincipal, parse_principal
 from kafka_conformance.reference.acl.values import (
     WILDCARD_HOST,
     WILDCARD_PRINCIPAL,
@@ -253,11 +254,19 @@ def acl_applies(
             return False
     # StandardAuthorizer parses the stored principal before looking at the host,
     # so a stored principal without a colon fails even for other hosts.
-    if entry.principal != WILDCARD_PRINCIPAL and parse_principal(entry.principal) != context.principal:
+    if entry.principal != WILDCARD_PRINCIPAL and _stored_principal(entry.principal) != context.principal:
         return False
     if entry.host not in (WILDCARD_HOST, context.host):
         return False
     return operation_matches(entry.operation, operation, permission is AclPermissionType.ALLOW)
+
+
+@lru_cache(maxsize=65536)
+def _stored_principal(text: str) -> KafkaPrincipal:
+    """``parse_principal`` of a stored ACL's principal, remembered (the text of an ACL never
+    changes and its parse is a frozen value; a failed parse is not remembered, so it raises
+    every time, as Kafka's does)."""
+    return parse_principal(text)
 
 
 def operation_matches(acl_op: AclOperation, requested: AclOperation, is_allow: bool) -> bool:

@@ -10,6 +10,7 @@ the KIPs do and a reader can check each flag against the release notes.
 from __future__ import annotations
 
 import enum
+from functools import cached_property
 
 import attrs
 
@@ -41,27 +42,28 @@ class Profile:
 
     Each boolean below is derived from the version table in
     ``docs/reference-authorizer.md``; the field docstrings say which ticket
-    changed it.
+    changed it.  They are computed once per profile (``cached_property``): the
+    decision procedure reads several of them for every ACL it looks at.
     """
 
     version: KafkaVersion
     flavour: Flavour
 
     # -- decision procedure -------------------------------------------------
-    @property
+    @cached_property
     def default_when_no_acl_applies(self) -> bool:
         """KAFKA-14435: StandardAuthorizer 3.2.0-3.3.1 applied
         ``allow.everyone.if.no.acl.found`` when no ACL *applied* to the caller,
         instead of when no ACL *matched the resource*. Fixed in 3.3.2/3.4.0."""
         return self.is_standard and not fixed_in(self.version, "3.3.2", "3.4.0")
 
-    @property
+    @cached_property
     def prefix_shadowing_bug(self) -> bool:
         """KAFKA-14265: StandardAuthorizer 3.2.0-3.3.0 could miss a shorter
         PREFIXED ACL once the descending walk met a non-prefix entry. Fixed in 3.3.1."""
         return self.is_standard and not self.version.at_least("3.3.1")
 
-    @property
+    @cached_property
     def star_names_skip_wildcard_literal(self) -> bool:
         """No ticket (found by the release campaign, seen on real 3.2.0 to 4.4.0): StandardAuthorizer's
         walk skips every LITERAL ACL that is not an exact match once its name is a prefix of the
@@ -71,13 +73,13 @@ class Profile:
         the wildcard up on its own and is not affected."""
         return self.is_standard
 
-    @property
+    @cached_property
     def single_char_prefix_bug(self) -> bool:
         """KAFKA-7702: 2.0.x and 2.1.0 never matched a PREFIXED ACL of exactly one
         character (SimpleAclAuthorizer's range lookup excluded it). Fixed in 2.1.1/2.2.0."""
         return self.flavour is Flavour.ACL and not fixed_in(self.version, "2.1.1", "2.2.0")
 
-    @property
+    @cached_property
     def rejects_non_literal_actions(self) -> bool:
         """Non-LITERAL actions raise IllegalArgumentException: AclAuthorizer
         always (2.0.0 onwards); StandardAuthorizer from 3.4.1/3.5.0 (KAFKA-14733),
@@ -86,26 +88,26 @@ class Profile:
             return True
         return fixed_in(self.version, "3.4.1", "3.5.0")
 
-    @property
+    @cached_property
     def has_not_ready_state(self) -> bool:
         """StandardAuthorizer throws AuthorizerNotReadyException for
         non-super-users until the initial load completes, from 3.3.0 (KAFKA-13649).
         3.2.x served requests immediately; AclAuthorizer is ready after configure()."""
         return self.is_standard and self.version.at_least("3.3.0")
 
-    @property
+    @cached_property
     def non_allow_deny_permission_denies(self) -> bool:
         """A stored ACL whose permission is UNKNOWN: StandardAuthorizer treats it
         as DENY when it applies; AclAuthorizer ignores it."""
         return self.is_standard
 
-    @property
+    @cached_property
     def empty_prefix_matches_all(self) -> bool:
         """A stored PREFIXED ACL named "" (only reachable through records):
         StandardAuthorizer matches every name; AclAuthorizer only the empty name."""
         return self.is_standard
 
-    @property
+    @cached_property
     def wildcard_principal_session_throws(self) -> bool:
         """KAFKA-17759 (4.0 line): the principal set is built with ``Set.of``,
         so a session principal equal to ``User:*`` makes authorize() throw
@@ -114,14 +116,14 @@ class Profile:
         return self.is_standard and self.version.at_least("4.0.0")
 
     # -- configuration --------------------------------------------------------
-    @property
+    @cached_property
     def trims_allow_everyone(self) -> bool:
         """KAFKA-14962: both authorizers trim ``allow.everyone.if.no.acl.found``
         from 3.6.0; before, " true" meant false for StandardAuthorizer and was an
         error for AclAuthorizer (Scala ``toBoolean``)."""
         return self.version.at_least("3.6.0")
 
-    @property
+    @cached_property
     def strict_config(self) -> bool:
         """AclAuthorizer throws on empty ``super.users`` segments and on a
         non-boolean ``allow.everyone.if.no.acl.found``; StandardAuthorizer
@@ -129,23 +131,23 @@ class Profile:
         return self.flavour is Flavour.ACL
 
     # -- lifecycle and APIs ------------------------------------------------------
-    @property
+    @cached_property
     def acl_count_supported(self) -> bool:
         """``aclCount()``: StandardAuthorizer counts ids; AclAuthorizer returns -1."""
         return self.is_standard
 
-    @property
+    @cached_property
     def delete_attributes_to_every_filter(self) -> bool:
         """deleteAcls with several filters: StandardAuthorizer reports a removed
         ACL under every filter that matched it; AclAuthorizer under the first."""
         return self.is_standard
 
-    @property
+    @cached_property
     def has_authorize_by_resource_type(self) -> bool:
         """KIP-679: ``authorizeByResourceType`` exists from 2.8.0."""
         return self.version.at_least("2.8.0")
 
-    @property
+    @cached_property
     def rejects_slash_in_names(self) -> bool:
         """KAFKA-13983: AclAuthorizer rejects resource names containing '/' from 3.3.0.
 
@@ -154,12 +156,12 @@ class Profile:
         with NoNode unless the parent resource's znode existed."""
         return self.flavour is Flavour.ACL and self.version.at_least("3.3.0")
 
-    @property
+    @cached_property
     def controller_rejects_empty_names(self) -> bool:
         """KAFKA-14733: the KRaft controller rejects empty resource names from 3.4.1/3.5.0."""
         return fixed_in(self.version, "3.4.1", "3.5.0")
 
-    @property
+    @cached_property
     def is_standard(self) -> bool:
         return self.flavour is Flavour.STANDARD
 
