@@ -103,6 +103,7 @@ def main() -> None:
                             args.calls, time.perf_counter_ns)
             i_med, i_p99 = summary(samples)
             rows.append((size, len(acls), f"{name} ({made:,} Kafka calls)", k_med / 1000, k_p99 / 1000, i_med, i_p99))
+            print(_row(*rows[-1]), flush=True)
         by_ctx = RequestContext(USER, "127.0.0.2")
         answer = kafka._call("timeByType()", "timeByType", enc_context(by_ctx), AclOperation.READ.code,
                              ResourceType.TOPIC.code, args.by_type_calls)
@@ -112,12 +113,18 @@ def main() -> None:
         i_med, i_p99 = summary(samples)
         rows.append((size, len(acls), f"by-type ({made_by_type} Kafka calls)", int(k_med or 0) / 1000,
                      int(k_p99 or 0) / 1000, i_med, i_p99))
+        print(_row(*rows[-1]), flush=True)
         kafka.close()
     print()
     print("| resources | ACLs | query | Kafka median µs | Kafka p99 µs | indexed median µs | indexed p99 µs | Kafka ÷ indexed |")
     print("|---:|---:|---|---:|---:|---:|---:|---:|")
-    for size, n, name, km, kp, im, ip in rows:
-        print(f"| {size:,} | {n:,} | {name} | {km:.2f} | {kp:.2f} | {im:.2f} | {ip:.2f} | {km / im:.1f}x |")
+    for row in rows:
+        print(_row(*row))
+
+
+def _row(size: int, n: int, name: str, km: float, kp: float, im: float, ip: float) -> str:
+    """One table row (also printed as soon as it is measured: a long run keeps what it has)."""
+    return f"| {size:,} | {n:,} | {name} | {km:.2f} | {kp:.2f} | {im:.2f} | {ip:.2f} | {km / im:.1f}x |"
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ from kafka_conformance.reference.acl.filters import AclBindingFilter
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.authorizer.records import AclRecord
+from kafka_conformance.reference.errors import KafkaException
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -136,6 +137,22 @@ class SubprocessAuthorizer:
     def complete_initial_load(self) -> None:
         self._call("complete_initial_load", {})
 
+    def load_and_complete(self, acls: Mapping[str, AclBinding]) -> list[Exception | None]:
+        """``load_snapshot`` then ``complete_initial_load`` in one pipelined write (one round
+        trip where a case's set-up took two).  Per step, None or the exception its error
+        stands for, returned rather than raised so that the caller meets them in the order
+        it would have met them calling the two one by one.  A process that could not answer
+        (crash, timeout, malformed line) raises :class:`AdapterError`, as every call does."""
+        if self._closed or self._needs_reset:
+            return [_outcome(lambda: self.load_snapshot(acls)), _outcome(self.complete_initial_load)]
+        requests = [("load_snapshot", {"acls": encode_snapshot(acls)}), ("complete_initial_load", {})]
+        try:
+            responses, _ = self.session.call(requests, generation=self._generation)
+        except BaseException:
+            self._needs_reset, self._generation = False, _LOST
+            raise
+        return [_outcome(lambda r=r, op=op: self.session.unwrap(r, op)) for r, (op, _) in zip(responses, requests, strict=True)]
+
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
         answer = self.authorize_batches([(context, actions)])[0]
         if isinstance(answer, Exception):
@@ -192,6 +209,15 @@ class SubprocessAuthorizer:
         self._closed = True
         if self._owns:
             self.session.close()
+
+
+def _outcome(step: Callable[[], object]) -> Exception | None:
+    """A Kafka-style refusal or an adapter error as a value; anything else propagates."""
+    try:
+        step()
+    except (KafkaException, AdapterError) as exc:
+        return exc
+    return None
 
 
 # -- the target: one shared process per command line ------------------------------------------------

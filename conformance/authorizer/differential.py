@@ -183,7 +183,8 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
                         _unchanged(ctx, target, ref, scenario, f"after the refused record {record} in step {n}")
             compare_queries(ctx, target, ref, scenario.queries, scenario, step=where)
             check_count(ctx, target, ref, where)
-        replayed = [o for q in scenario.queries for o in driver.authorize(target, q.context, q.actions)]
+        replayed = [o for batch in driver.authorize_each(target, [(q.context, q.actions) for q in scenario.queries])
+                    for o in batch]
     final = tuple(ref.snapshot().items())
     loaded = answers_of(ctx, scenario, final)
     if loaded is None:

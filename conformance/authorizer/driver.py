@@ -4,7 +4,7 @@ or an adapter error.  Nothing a target does is allowed to pass silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 import attrs
@@ -14,7 +14,7 @@ from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
-__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "guarded"]
+__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "authorize", "authorize_each", "guarded"]
 
 T = TypeVar("T")
 
@@ -75,6 +75,42 @@ def authorize(
         raw = guarded("authorize()", lambda: target.authorize(context, list(actions)))
     except KafkaException as exc:
         return [Outcome(AuthorizationResult.ERROR, exc.kind)] * len(actions)
+    return _outcomes(raw, actions)
+
+
+def authorize_each(
+    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, Sequence[Action]]]
+) -> Iterator[list[Outcome]]:
+    """The answers to several batches, in order, as :func:`authorize` gives each.
+
+    A target with ``authorize_batches`` (the JSON-lines adapter) gets every batch in one
+    request: one round trip per case instead of one per question.  The answers are still
+    handed out one batch at a time, and a batch the implementation could not answer raises
+    only when its turn comes, so a divergence in an earlier batch is reported first, exactly
+    as when the batches are asked one by one.  Other targets are asked lazily, batch by batch."""
+    batched = getattr(target, "authorize_batches", None)
+    if batched is None or len(queries) < 2:
+        for context, actions in queries:
+            yield authorize(target, context, actions)
+        return
+    answers = guarded("authorize()", lambda: batched([(c, list(a)) for c, a in queries]))
+    if not isinstance(answers, list) or len(answers) != len(queries):
+        raise TargetCrashed(f"authorize_batches() returned {str(answers)[:200]}, expected {len(queries)} batch answers")
+    for (_, actions), answer in zip(queries, answers, strict=True):
+        if isinstance(answer, KafkaException):
+            yield [Outcome(AuthorizationResult.ERROR, answer.kind)] * len(actions)
+        elif isinstance(answer, Exception):
+            yield guarded("authorize()", lambda a=answer: _raise(a))  # type: ignore[misc]
+        else:
+            yield _outcomes(answer, actions)
+
+
+def _raise(exc: Exception) -> list[Outcome]:
+    raise exc
+
+
+def _outcomes(raw: object, actions: Sequence[Action]) -> list[Outcome]:
+    """A batch's answers checked for shape: exactly one ALLOWED or DENIED per action."""
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
         raise TargetCrashed(f"authorize() returned {str(raw)[:200]} ({type(raw).__name__}), expected a list of "
                             f"{len(actions)} AuthorizationResult")

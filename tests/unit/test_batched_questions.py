@@ -1,0 +1,122 @@
+"""A case's questions go to a process in one request, and its set-up in one write, without
+changing what is reported: answers are met batch by batch, in order, so a divergence in an
+earlier batch still comes before a failure in a later one (issue 18)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer
+from kafka_conformance.adapters.protocol import AdapterError, Capabilities
+from kafka_conformance.authorizer import driver
+from kafka_conformance.authorizer.cases import Query, Scenario
+from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
+from kafka_conformance.authorizer.support import CheckContext, compare_queries, fresh_target
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
+from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
+from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+from kafka_conformance.reference.errors import AuthorizerError
+
+FAKE = Path(__file__).resolve().parents[1] / "data" / "subprocess" / "fake_impl.py"
+ALICE = RequestContext(KafkaPrincipal("User", "alice"), "10.0.0.1")
+ACL = AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "payments", "PREFIXED")
+ALLOWED, DENIED = AuthorizationResult.ALLOWED, AuthorizationResult.DENIED
+
+
+def read(name: str) -> Action:
+    return Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, name))
+
+
+class Batching:
+    """A target that answers every batch of one request with the answers it was given."""
+
+    def __init__(self, answers: list[object]) -> None:
+        self.answers = answers
+        self.requests = 0
+
+    def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]) -> list[object]:
+        self.requests += 1
+        assert len(batches) == len(self.answers)
+        return self.answers
+
+
+def test_answers_are_met_in_order_and_a_failure_waits_for_its_turn() -> None:
+    refused = AuthorizerError("not-ready", "later", "AuthorizerNotReadyException")
+    target = Batching([[DENIED], refused, AdapterError("malformed", "bad batch")])
+    answers = driver.authorize_each(target, [(ALICE, [read("a")]), (ALICE, [read("b"), read("c")]), (ALICE, [read("d")])])  # type: ignore[arg-type]
+    assert next(answers) == [driver.Outcome(DENIED)]
+    assert target.requests == 1
+    assert [o.error for o in next(answers)] == ["not-ready", "not-ready"]
+    with pytest.raises(TargetCrashed, match="authorize\\(\\): malformed: bad batch"):
+        next(answers)
+    assert target.requests == 1
+
+
+@pytest.mark.parametrize("answers", [[["DENIED"], [DENIED]], [[DENIED, DENIED], [DENIED]], "nonsense"])
+def test_answers_of_the_wrong_shape_are_target_failures(answers: object) -> None:
+    class Wrong(Batching):
+        def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]) -> Any:
+            return answers
+
+    batches = [(ALICE, [read("a")]), (ALICE, [read("b")])]
+    with pytest.raises(TargetCrashed):
+        list(driver.authorize_each(Wrong([]), batches))  # type: ignore[arg-type]
+
+
+def test_an_earlier_divergence_is_reported_before_a_later_crash() -> None:
+    """The reference denies both questions (no ACLs); the target allows the first, and its
+    answer to the second could not be read: the divergence is the finding."""
+    target = Batching([[ALLOWED], AdapterError("malformed", "bad batch")])
+    ctx = CheckContext(lambda: target, Capabilities())  # type: ignore[arg-type,return-value]
+    ref = ReferenceAuthorizer(ctx.caps.profile())
+    ref.complete_initial_load()
+    queries = (Query(ALICE, (read("a"),)), Query(ALICE, (read("b"),)))
+    with pytest.raises(CaseFailed) as failed:
+        compare_queries(ctx, target, ref, queries, Scenario(queries=queries))  # type: ignore[arg-type]
+    divergence = failed.value.divergence
+    assert divergence.question == "authorize(User:alice from 10.0.0.1, [READ TOPIC 'a'])"  # type: ignore[attr-defined]
+    assert (divergence.expected, divergence.actual) == ("DENIED", "ALLOWED")  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def process() -> Iterator[tuple[SubprocessAuthorizer, list[list[str]]]]:
+    """An adapter on the fake implementation, recording the ops of every write it makes."""
+    adapter = SubprocessAuthorizer([sys.executable, str(FAKE), "ok"], timeout=10)
+    writes: list[list[str]] = []
+    session_call = adapter.session.call
+
+    def spy(requests: Sequence[tuple[str, dict[str, Any]]], **kw: Any) -> Any:
+        writes.append([op for op, _ in requests])
+        return session_call(requests, **kw)
+
+    adapter.session.call = spy  # type: ignore[method-assign]
+    yield adapter, writes
+    adapter.close()
+
+
+def test_set_up_and_questions_take_one_write_each(process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("payments"),)), Query(ALICE, (read("x"), read("y"))), Query(ALICE, (read("z"),)))
+    scenario = Scenario(acls=(("1", ACL),), queries=queries)
+    assert fresh_target(ctx, scenario) is adapter
+    answers = list(driver.authorize_each(adapter, [(q.context, q.actions) for q in queries]))
+    assert [len(a) for a in answers] == [1, 2, 1]
+    assert writes == [["reset", "configure"], ["load_snapshot", "complete_initial_load"], ["authorize"]]
+    assert adapter.acl_count() == 1  # the snapshot was loaded by the pipelined write
+
+
+def test_a_refused_snapshot_in_the_pipelined_set_up_is_still_named(
+        process: tuple[SubprocessAuthorizer, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    adapter, _ = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    monkeypatch.setattr(adapter, "load_and_complete",
+                        lambda acls: [AuthorizerError("illegal-state", "duplicate", "IllegalStateException"), None])
+    with pytest.raises(TargetCrashed, match="load_snapshot\\(\\) refused a consistent snapshot: illegal-state"):
+        fresh_target(ctx, Scenario(acls=(("1", ACL),)))
