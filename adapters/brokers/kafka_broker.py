@@ -137,6 +137,23 @@ def cluster_id() -> str:
             return text
 
 
+def shared_broker_properties(replication: int = 1) -> list[str]:
+    """The settings every broker the kit starts shares, whatever its mode: new topics get one
+    partition, the internal topics (consumer offsets, transaction state) one partition each
+    at the cluster's replication (at most 3, min ISR 1, so one broker down does not stop
+    transactions), and no rebalance delay; production defaults (RF 3, 50 partitions, 3 s)
+    would make a one-broker cluster refuse transactional work and slow every start."""
+    return [
+        "num.partitions=1",
+        f"offsets.topic.replication.factor={replication}",
+        "offsets.topic.num.partitions=1",
+        f"transaction.state.log.replication.factor={replication}",
+        "transaction.state.log.min.isr=1",
+        "transaction.state.log.num.partitions=1",
+        "group.initial.rebalance.delay.ms=0",
+    ]
+
+
 def _properties(release: KafkaVersion, port: int, controller: int, data: Path) -> str:
     lines = [
         "process.roles=broker,controller",
@@ -148,13 +165,7 @@ def _properties(release: KafkaVersion, port: int, controller: int, data: Path) -
         "inter.broker.listener.name=PLAINTEXT",
         "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
         f"log.dirs={data}",
-        "num.partitions=1",
-        "offsets.topic.replication.factor=1",
-        "offsets.topic.num.partitions=1",
-        "transaction.state.log.replication.factor=1",
-        "transaction.state.log.min.isr=1",
-        "transaction.state.log.num.partitions=1",
-        "group.initial.rebalance.delay.ms=0",
+        *shared_broker_properties(),
     ]
     if release >= KafkaVersion(4, 0, 0):
         lines += ["share.coordinator.state.topic.replication.factor=1", "share.coordinator.state.topic.min.isr=1"]

@@ -45,6 +45,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import (
     format_storage,
     kafka_argv,
     kafka_broker_reason,
+    shared_broker_properties,
 )
 from kafka_conformance.adapters.brokers.process import BrokerProcess, BrokerStartError, free_port
 from kafka_conformance.adapters.brokers.wire_admin import create_assigned_topic, elect_preferred, reassign
@@ -74,8 +75,6 @@ def _common(release: KafkaVersion, controller_port: int, data: Path) -> list[str
         f"controller.quorum.voters={CONTROLLER_ID}@127.0.0.1:{controller_port}",
         "controller.listener.names=CONTROLLER",
         f"log.dirs={data}",
-        "num.partitions=1",
-        "group.initial.rebalance.delay.ms=0",
     ]
     if release >= KafkaVersion(4, 0, 0):
         lines += ["share.coordinator.state.topic.replication.factor=1", "share.coordinator.state.topic.min.isr=1"]
@@ -89,12 +88,13 @@ def _controller_properties(release: KafkaVersion, port: int, data: Path) -> str:
         f"listeners=CONTROLLER://127.0.0.1:{port}",
         "listener.security.protocol.map=CONTROLLER:PLAINTEXT",
         "broker.session.timeout.ms=2000",
+        "num.partitions=1",
+        "group.initial.rebalance.delay.ms=0",
         *_common(release, port, data),
     ]) + "\n"
 
 
 def _broker_properties(release: KafkaVersion, node: int, port: int, controller_port: int, brokers: int, data: Path) -> str:
-    internal = min(3, brokers)
     return "\n".join([
         "process.roles=broker",
         f"node.id={node}",
@@ -104,11 +104,7 @@ def _broker_properties(release: KafkaVersion, node: int, port: int, controller_p
         "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
         "broker.heartbeat.interval.ms=500",
         "replica.lag.time.max.ms=5000",
-        f"offsets.topic.replication.factor={internal}",
-        "offsets.topic.num.partitions=1",
-        f"transaction.state.log.replication.factor={internal}",
-        "transaction.state.log.min.isr=1",
-        "transaction.state.log.num.partitions=1",
+        *shared_broker_properties(replication=min(3, brokers)),
         *_common(release, controller_port, data),
     ]) + "\n"
 

@@ -88,6 +88,8 @@ def start_zookeeper(java: str, classpath: str, workdir: Path, timeout_s: float) 
 
 def zookeeper_mode_properties(port: int, zookeeper_port: int, data: Path, broker_id: int = 0) -> str:
     """``server.properties`` of a one-broker ZooKeeper-mode cluster, every listener on 127.0.0.1."""
+    from kafka_conformance.adapters.brokers.kafka_broker import shared_broker_properties  # imports this module
+
     return "\n".join([
         f"broker.id={broker_id}",
         f"listeners=PLAINTEXT://127.0.0.1:{port}",
@@ -95,11 +97,5 @@ def zookeeper_mode_properties(port: int, zookeeper_port: int, data: Path, broker
         f"log.dirs={data}",
         f"zookeeper.connect=127.0.0.1:{zookeeper_port}",
         "zookeeper.connection.timeout.ms=30000",
-        "num.partitions=1",
-        "offsets.topic.replication.factor=1",
-        "offsets.topic.num.partitions=1",
-        "transaction.state.log.replication.factor=1",
-        "transaction.state.log.min.isr=1",
-        "transaction.state.log.num.partitions=1",
-        "group.initial.rebalance.delay.ms=0",
+        *shared_broker_properties(),
     ]) + "\n"
