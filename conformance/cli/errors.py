@@ -23,6 +23,7 @@ from typing import Any
 __all__ = [
     "EXIT_BUG",
     "EXIT_INTERRUPTED",
+    "EXIT_PIPE",
     "EXIT_TERMINATED",
     "EXIT_USAGE",
     "Terminated",
@@ -32,7 +33,7 @@ __all__ = [
     "user_errors",
 ]
 
-EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED = 2, 3, 130, 143
+EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_PIPE = 2, 3, 130, 143, 141
 
 ISSUES_HINT = "please report it with the command line and this output to the kafka-conformance issue tracker"
 
@@ -145,6 +146,8 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
                 cleanup()
     except KeyboardInterrupt as stop:
         return _stopped(stop)
+    except BrokenPipeError:
+        return _reader_gone()
     except Exception as exc:
         behind = _signal_behind(exc)
         if behind is not None:  # a library broke while the signal unwound it (py4j mid-command): still the stop
@@ -156,6 +159,17 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
               f"implementation or input; {ISSUES_HINT}:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         return EXIT_BUG
+
+
+def _reader_gone() -> int:
+    """The command reading our output went away (``| head``): what it wanted it has; say nothing
+    more (every later write would fail too, the interpreter's last flush included) and end as a
+    process killed by SIGPIPE would, after the run stopped what it started."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_PIPE
 
 
 def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:

@@ -184,3 +184,17 @@ def test_corpora_without_pyarrow_name_the_extra_and_exit_2(
     assert "pyarrow cannot be imported" in err and "kafka-conformance[spark]" in err
     assert "Traceback" not in err and "internal error" not in err
     assert not (out / "verdicts").exists() and not list(out.glob("shard-*"))
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly() -> None:
+    """``kafka-conformance ... | head -1``: no traceback, no "internal error", exit 141 (as SIGPIPE)."""
+    code = ("import sys\nfrom kafka_conformance.cli.errors import guarded\n"
+            "def run():\n    for i in range(1_000_000):\n        print('line', i)\n    return 0\n"
+            "sys.exit(guarded(run))\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"line 0\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert err == "", err
