@@ -196,5 +196,6 @@ def test_a_reader_that_goes_away_ends_the_run_quietly() -> None:
     assert proc.stdout.readline() == b"line 0\n"
     proc.stdout.close()
     err = proc.stderr.read().decode()
+    proc.stderr.close()
     assert proc.wait(timeout=60) == 141
     assert err == "", err
