@@ -150,71 +150,63 @@ def _version_of(distribution: str) -> str:
 
 
 # -- readiness ------------------------------------------------------------------------
-def _wait_api_versions(host: str, port: int, timeout_s: float, process: BrokerProcess | None) -> None:
-    """Until ApiVersions answers (a port that accepts is not yet a broker that answers)."""
+def _poll_broker(host: str, port: int, timeout_s: float, process: BrokerProcess | None, *, until: str,
+                 ask: Callable[[Any], str | None], client_timeout_s: float = 5.0, interval_s: float = 0.1) -> None:
+    """Ask the broker at ``host:port`` (a fresh connection each time) until ``ask(client)``
+    returns None ("ready"); a text it returns, or a wire error, is why it is not ready yet.
+    Fails with that last reason (and the process's output) when ``process`` exits or
+    ``timeout_s`` passes: the one readiness loop of every broker the kit starts."""
     from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 
     deadline = time.monotonic() + timeout_s
     last = ""
     while True:
         try:
-            with WireClient(host, port, timeout_s=2.0):
+            with WireClient(host, port, timeout_s=client_timeout_s) as client:
+                not_yet = ask(client)
+            if not_yet is None:
                 return
+            last = not_yet
         except WireError as exc:
             last = str(exc)
         if process is not None and not process.running():
-            raise process.fail(f"exited before answering ApiVersions ({last})")
+            raise process.fail(f"exited before {until} ({last})")
         if time.monotonic() >= deadline:
             if process is not None:
-                raise process.fail(f"no ApiVersions answer after {timeout_s}s: {last}")
-            raise BrokerStartError(f"{host}:{port}: no ApiVersions answer after {timeout_s}s: {last}")
-        time.sleep(0.05)
+                raise process.fail(f"not {until} after {timeout_s}s: {last}")
+            raise BrokerStartError(f"{host}:{port}: not {until} after {timeout_s}s: {last}")
+        time.sleep(interval_s)
+
+
+def _wait_api_versions(host: str, port: int, timeout_s: float, process: BrokerProcess | None) -> None:
+    """Until ApiVersions answers (a port that accepts is not yet a broker that answers; the
+    connection itself asks it)."""
+    _poll_broker(host, port, timeout_s, process, until="answering ApiVersions", ask=lambda client: None,
+                 client_timeout_s=2.0, interval_s=0.05)
 
 
 def _wait_registered(host: str, port: int, brokers: int, timeout_s: float, process: BrokerProcess) -> None:
     """Until Metadata lists ``brokers`` brokers: a ZooKeeper-mode broker answers requests
     before its own registration reaches its metadata cache, and until then refuses to
     create a topic ("Replication factor: 1 larger than available brokers: 0", seen on 1.0.1)."""
-    from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 
-    deadline = time.monotonic() + timeout_s
-    last = ""
-    while True:
-        try:
-            with WireClient(host, port, timeout_s=5.0) as client:
-                found, _ = client.metadata([])
-                if len(found) >= brokers:
-                    return
-                last = f"Metadata lists {len(found)} of {brokers} brokers"
-        except WireError as exc:
-            last = str(exc)
-        if not process.running():
-            raise process.fail(f"exited before its metadata listed it ({last})")
-        if time.monotonic() >= deadline:
-            raise process.fail(f"not ready after {timeout_s}s: {last}")
-        time.sleep(0.1)
+    def listed(client: Any) -> str | None:
+        found, _ = client.metadata([])
+        return None if len(found) >= brokers else f"Metadata lists {len(found)} of {brokers} brokers"
+
+    _poll_broker(host, port, timeout_s, process, until="listed in its own metadata", ask=listed)
 
 
 def _wait_producer_ids(host: str, port: int, timeout_s: float, process: BrokerProcess) -> None:
     """Until InitProducerId answers without error: a KRaft broker that answers ApiVersions may
     still answer COORDINATOR_LOAD_IN_PROGRESS (14) while its controller hands out the first
     block of producer ids, and the checks must not start before the broker can serve them."""
-    from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 
-    deadline = time.monotonic() + timeout_s
-    last = ""
-    while True:
-        try:
-            with WireClient(host, port, timeout_s=5.0) as client:
-                client.init_producer_id()
-                return
-        except WireError as exc:
-            last = str(exc)
-        if not process.running():
-            raise process.fail(f"exited before serving InitProducerId ({last})")
-        if time.monotonic() >= deadline:
-            raise process.fail(f"InitProducerId still failing after {timeout_s}s: {last}")
-        time.sleep(0.1)
+    def served(client: Any) -> str | None:
+        client.init_producer_id()
+        return None
+
+    _poll_broker(host, port, timeout_s, process, until="serving InitProducerId", ask=served)
 
 
 def _start_process(name: str, make_argv: Callable[[int, str], list[str]], version: str, timeout_s: float) -> _Started:
