@@ -144,8 +144,9 @@ def check_broker(
                 emit(progress, ProgressEvent(Kind.START, column, "generated cases", 0, max_examples, diverging))
 
                 def one(done: int) -> None:
-                    emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated cases", examples + done, max_examples,
-                                                 diverging + len(findings)))
+                    # Shrinking runs count as examples too, so the total grows past the budget while one shrinks.
+                    emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated cases", examples + done,
+                                                 max(max_examples, examples + done), diverging + len(findings)))
 
                 for round_no in range(1, max_rounds + 1):
                     if examples >= max_examples:
@@ -166,7 +167,7 @@ def check_broker(
                     if on_progress is not None:
                         on_progress(f"round {round_no}: found {outcome.anomaly}")
                     emit(progress, ProgressEvent(Kind.NOTE, column, message=f"round {round_no}: found {outcome.anomaly}"))
-                emit(progress, ProgressEvent(Kind.END, column, "generated cases", examples, max_examples,
+                emit(progress, ProgressEvent(Kind.END, column, "generated cases", examples, max(max_examples, examples),
                                              diverging + len(findings), "done"))
         finally:
             session.close()

@@ -61,7 +61,7 @@ def _write(path: Path | None, text: str) -> None:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
 
 
-def _quiet_clients() -> None:
+def quiet_clients() -> None:
     """The clients log a WARNING for every fault a trace injects on purpose; the report says what
     happened, so their chatter is kept off the terminal unless KAFKA_CONFORMANCE_CLIENT_LOGS is set."""
     import logging
@@ -73,7 +73,7 @@ def _quiet_clients() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _quiet_clients()
+    quiet_clients()
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
     from kafka_conformance.producer.check import check_producer
     from kafka_conformance.producer.clients import ClientSpecError
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 def run_matrix_command(args: argparse.Namespace) -> int:
     import json
 
-    _quiet_clients()
+    quiet_clients()
     from kafka_conformance.producer.clients import ClientSpecError
     from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import matrix_to_json, matrix_to_text

@@ -102,6 +102,9 @@ def run(args: argparse.Namespace) -> int:
     if args.update_doc is not None:
         raise UsageError("--update-doc needs --render-md-from REPORT_JSON")
     types.output_dir(args.out, "--out")
+    from kafka_conformance.cli.producer import quiet_clients
+
+    quiet_clients()
     _probe_writable(args.out)
     old = None
     if args.baseline is not None:

@@ -85,7 +85,8 @@ def to_text(report: ProducerReport) -> str:
     if notes:
         out.append("coverage notes:")
         out += [f"  {line}" for line in notes]
-    out.append(verdict_line(report.verdict, target=f"{report.client} on {report.broker}, Kafka {report.kafka_version}",
+    where = report.client if report.broker == "model" else f"{report.client} on {report.broker}"
+    out.append(verdict_line(report.verdict, target=f"{where}, Kafka {report.kafka_version}",
                             seed=report.seed, examples=report.examples + len(report.table), seconds=report.duration_s))
     return "\n".join(out)
 

@@ -48,8 +48,8 @@ def describe(task: _Task, now: float) -> str:
         parts.append(f"about {elapsed / task.done * (task.total - task.done):.0f}s left")
     else:
         parts.append(f"{elapsed:.0f}s")
-    where = f": {task.task}" if task.task else ""
-    return f"[{task.target}]{where}: {', '.join(parts)}"
+    where = f" {task.task}:" if task.task else ""
+    return f"[{task.target}]{where} {', '.join(parts)}"
 
 
 class PlainProgress:
