@@ -26,7 +26,8 @@ def checkout_install(reason: str) -> tuple[str, str | None]:
     if found is None:
         return reason, None
     short = _INSTALL_THE_EXTRA.sub("", _PIP.sub("", reason)).strip().rstrip(";:,")
-    return short, f"pip install -e '.[{found.group('extra')}]'  (from the kit's checkout; or pip install 'kafka-conformance[{found.group('extra')}]')"
+    extra = found.group("extra")
+    return short, f"pip install -e '.[{extra}]'  (from the kit's checkout; or pip install 'kafka-conformance[{extra}]')"
 
 
 def _jvm_reason() -> str:

@@ -246,25 +246,33 @@ class _Tracker:
         self._sink, self._column, self._on_result = sink, column, on_result
         self._task, self._done, self._total, self._violations = "", 0, 0, 0
         self.outside, self.guarantees = 0, set[str]()
+        self._generated_violation = False
 
     def start(self, task: str, total: int) -> None:
         self._task, self._done, self._total = task, 0, total
-        emit(self._sink, ProgressEvent(Kind.START, self._column, task, 0, total, self._violations))
+        emit(self._sink, ProgressEvent(Kind.START, self._column, task, 0, total, self.divergences))
 
     def seen(self, result: RunResult) -> None:
         self._done += 1
-        self._violations += result.status is RunStatus.CLIENT
+        if result.status is RunStatus.CLIENT:
+            # Generated traces are one property: its shrinking re-runs the violation many times, and finds one.
+            self._generated_violation |= self._task == "generated traces"
+            self._violations += self._task != "generated traces"
         self.guarantees.update(prop for prop, _, _ in result.verdicts)
         if self._task == "generated traces":
             self.outside += result.status is RunStatus.OUTSIDE
         if self._on_result is not None:
             self._on_result(result)
         emit(self._sink, ProgressEvent(Kind.EXAMPLE, self._column, self._task, self._done,
-                                       max(self._total, self._done), self._violations))
+                                       max(self._total, self._done), self.divergences))
 
     def end(self, status: str) -> None:
         emit(self._sink, ProgressEvent(Kind.END, self._column, self._task, self._done, max(self._total, self._done),
-                                       self._violations, status))
+                                       self.divergences, status))
+
+    @property
+    def divergences(self) -> int:
+        return self._violations + self._generated_violation
 
 
 def _generate(

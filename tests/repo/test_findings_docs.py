@@ -44,6 +44,15 @@ def test_every_divergence_of_the_saved_report_is_in_the_document(doc: str) -> No
             assert f"`{divergence.anomaly}`" in text, (doc, cell.row, divergence.anomaly)
 
 
+@pytest.mark.parametrize("source", sorted(set(DOCUMENTS.values())))
+def test_the_saved_reports_keep_the_schema(source: str) -> None:
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "docs" / "schemas" / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(json.loads((ROOT / source).read_text(encoding="utf-8")))
+
+
 def test_an_edited_block_is_caught(tmp_path: Path) -> None:
     doc, source = "docs/broker-conformance.md", DOCUMENTS["docs/broker-conformance.md"]
     report = load_report(ROOT / source)
