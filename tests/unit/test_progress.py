@@ -141,3 +141,25 @@ def test_a_piped_check_shows_progress_unless_quiet(quiet: bool, tmp_path: Path, 
         assert err == ""
     else:
         assert "[authorizer reference@" in err and "authorize: 3/3 examples, 0 divergences" in err
+
+
+def test_the_suites_report_events_as_they_run() -> None:
+    """Each suite tells the writer when a task starts, after every example, and when it ends."""
+    from kafka_conformance.authorizer.check import check_authorizer
+    from kafka_conformance.producer.check import check_producer
+
+    events: list[ProgressEvent] = []
+    check_producer("model", max_examples=2, seed=1, table=True, progress=events.append)
+    tasks = [(e.kind, e.task) for e in events if e.kind is not Kind.EXAMPLE]
+    assert tasks == [(Kind.START, "generated traces"), (Kind.END, "generated traces"),
+                     (Kind.START, "trace table"), (Kind.END, "trace table")]
+    table = [e for e in events if e.task == "trace table" and e.kind is Kind.EXAMPLE]
+    assert [e.done for e in table] == list(range(1, len(table) + 1)) and table[-1].total == len(table)
+    assert {e.target for e in events} == {"producer model on model@4.3.0"}
+
+    events.clear()
+    check_authorizer("reference", max_examples=3, seed=1, properties=["authorize", "super-users"], progress=events.append)
+    assert [(e.kind, e.task) for e in events if e.kind is not Kind.EXAMPLE] == [
+        (Kind.START, "authorize"), (Kind.END, "authorize"), (Kind.START, "super-users"), (Kind.END, "super-users")]
+    examples = [e for e in events if e.kind is Kind.EXAMPLE and e.task == "super-users"]
+    assert [e.done for e in examples] == [1, 2, 3] and all(e.total == 3 and e.divergences == 0 for e in examples)
