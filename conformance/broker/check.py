@@ -121,10 +121,11 @@ def check_broker(
     if max_examples < 0 or max_rounds < 1:
         raise BrokerTargetError("max_examples must be >= 0 and max_rounds >= 1")
     started = time.monotonic()
+    column = f"broker {target}@{profile.version}"
+    emit(progress, ProgressEvent(Kind.START, column, "starting the broker"))  # a JVM broker takes seconds
     with open_broker_target(target) as handle:
         session = _Session(handle, timeout_s)
         try:
-            column = f"broker {target}@{profile.version}"
             if table:
                 emit(progress, ProgressEvent(Kind.START, column, "probe table", 0, len(PROBES)))
             probes = run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic) if table else ()

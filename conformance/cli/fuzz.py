@@ -82,7 +82,8 @@ def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None
 def _shards(sink: Callable[[ProgressEvent], None], target: str) -> Callable[[int, int], None]:
     """Shards done as progress events (a shard is the fuzz run's unit of work)."""
     def seen(done: int, total: int) -> None:
-        sink(ProgressEvent(Kind.END if done >= total else Kind.EXAMPLE, f"fuzz {target}", "shards", done, total))
+        sink(ProgressEvent(Kind.END if done >= total else Kind.EXAMPLE, f"fuzz {target}", "shards", done, total,
+                           unit="shards"))
 
     return seen
 
@@ -135,6 +136,7 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
             _reachable_master(args.master)
         try:
             with types.progress_for(args) as writer:
+                writer(ProgressEvent(Kind.START, f"fuzz {args.target}", "shards", 0, cases.plan.shards, unit="shards"))
                 summary = run_campaign(spec, master=None if args.no_spark else args.master,
                                        partitions=args.partitions, progress=_shards(writer, args.target), spark=spark)
         except Exception as exc:

@@ -49,9 +49,9 @@ def run(args: argparse.Namespace) -> int:
             done["rows"] += 1
             done["diverges"] += row.outcome == "diverges"  # type: ignore[attr-defined]
             progress(ProgressEvent(Kind.EXAMPLE, "kafka-versions", "releases x modes", done["rows"], total,
-                                   done["diverges"]))
+                                   done["diverges"], unit="runs"))
 
-        progress(ProgressEvent(Kind.START, "kafka-versions", "releases x modes", 0, total))
+        progress(ProgressEvent(Kind.START, "kafka-versions", "releases x modes", 0, total, unit="runs"))
         rows = run_campaign(releases, modes=modes, max_examples=args.max_examples, seed=args.seed,
                             failures_dir=args.failures_dir, on_row=show)
     if args.markdown is not None:

@@ -46,6 +46,8 @@ class ProgressEvent:
     divergences: int = 0
     status: str = ""
     message: str = ""
+    unit: str = "examples"
+    """What ``done`` counts (``examples``; ``shards`` for a fuzz run; ``runs`` for the release campaign)."""
 
 
 ProgressSink = Callable[[ProgressEvent], None]

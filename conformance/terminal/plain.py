@@ -33,15 +33,16 @@ class _Task:
     total: int | None = None
     divergences: int = 0
     started: float = 0.0
+    unit: str = "examples"
 
 
 def describe(task: _Task, now: float) -> str:
     """``[broker test-broker@4.3.0] generated cases: 40/100 examples, 1 divergence, about 3s left``."""
     parts = []
     if task.total is not None:
-        parts.append(f"{task.done}/{task.total} examples")
+        parts.append(f"{task.done}/{task.total} {task.unit}")
     elif task.done:
-        parts.append(f"{task.done} examples")
+        parts.append(f"{task.done} {task.unit}")
     parts.append(f"{task.divergences} divergence{'s' if task.divergences != 1 else ''}")
     elapsed = max(0.0, now - task.started)
     if task.total is not None and 0 < task.done < task.total:
@@ -81,7 +82,7 @@ class PlainProgress:
             assert task is not None
             if event.kind is Kind.START:
                 task.task, task.started = event.task, now
-            task.done, task.total, task.divergences = event.done, event.total, event.divergences
+            task.done, task.total, task.divergences, task.unit = event.done, event.total, event.divergences, event.unit
             if event.kind is Kind.END:
                 status = f" {event.status}" if event.status else ""
                 self._write(describe(task, now) + (f" —{status}" if status else ""), now)

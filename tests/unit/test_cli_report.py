@@ -28,7 +28,7 @@ def test_a_divergence_exits_1_and_the_folder_holds_every_format(tmp_path: Path, 
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == sorted(FILES)
     assert f"report: {out / 'index.html'}" in stdout
     assert "verdict: diverges (1 column;" in stdout
-    assert f"[authorizer {MUTANT}@" in stderr and "running" in stderr  # plain progress lines when piped
+    assert f"[authorizer {MUTANT}, Kafka " in stderr and "running" in stderr  # plain progress lines when piped
     # The terminal summary: the page's data, its own writer (report/write_text.py), before the verdict.
     summary = stdout.split(f"report: {out / 'index.html'}")[0]
     assert "authorizer (" in summary and " diverges" in summary and "\ndivergences\n" in summary

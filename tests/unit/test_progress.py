@@ -140,7 +140,7 @@ def test_a_piped_check_shows_progress_unless_quiet(quiet: bool, tmp_path: Path, 
     if quiet:
         assert err == ""
     else:
-        assert "[authorizer reference@" in err and "authorize: 3/3 examples, 0 divergences" in err
+        assert "[authorizer reference, Kafka standard@" in err and "authorize: 3/3 examples, 0 divergences" in err
 
 
 def test_the_suites_report_events_as_they_run() -> None:
