@@ -33,6 +33,7 @@ from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Pr
 from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
+from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
 __all__ = ["MAX_EXAMPLES", "VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
 
@@ -64,13 +65,16 @@ def check_authorizer(
     on_result: Callable[[str, str, int, int], None] | None = None,
     stop_at_first_failure: bool = False,
     timeout: float | str | None = None,
+    progress: ProgressSink | None = None,
 ) -> Report:
     """Run the authorizer suite against ``target`` and return a :class:`Report`.
 
     ``settings`` defaults to the active Hypothesis profile (the user's choice is
     respected); ``max_examples`` and ``seed`` override it for this run.
     ``on_result(property, status, done, total)`` is called as each property ends
-    (the CLI's progress line).  ``stop_at_first_failure`` skips the properties
+    (the selftest's scorecard); ``progress`` receives a
+    :class:`~kafka_conformance.terminal.events.ProgressEvent` as each property
+    starts, after each example and as it ends.  ``stop_at_first_failure`` skips the properties
     after the first that fails (the selftest's time-to-catch).  ``timeout`` bounds
     every call into the target, in seconds (default 10); a target that does not
     answer in time ends the run with an adapter error.  Raises TargetError for an
@@ -102,6 +106,8 @@ def check_authorizer(
     run_settings = Settings(base, **overrides)  # type: ignore[arg-type]
     started = time.monotonic()
     results: list[PropertyResult] = []
+    column = f"authorizer {resolved.spec}, Kafka {caps.profile()}"
+    planned = run_settings.max_examples
     for prop in selected:
         if stop_at_first_failure and any(r.status in (Status.FAILED, Status.ERROR) for r in results):
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason="not run: stopped at the first failure"))
@@ -116,7 +122,11 @@ def check_authorizer(
         if reason is not None:
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason=reason))
             continue
-        result = _run_property(prop, ctx, run_settings, seed, mode)
+        found = sum(r.status is Status.FAILED for r in results)
+        emit(progress, ProgressEvent(Kind.START, column, prop.name, 0, planned, found))
+        result = _run_property(prop, ctx, run_settings, seed, mode, _example_sink(progress, column, prop.name, planned, found))
+        emit(progress, ProgressEvent(Kind.END, column, prop.name, result.examples, planned,
+                                     found + (result.status is Status.FAILED), result.status.value))
         if result.counterexample is not None and failures_dir is not None:
             path = save_counterexample(result.counterexample, Path(failures_dir), resolved, seed)
             result = PropertyResult(result.name, result.status, result.examples,
@@ -221,8 +231,15 @@ class _Stop(BaseException):
         self.found = found
 
 
+def _example_sink(progress: ProgressSink | None, column: str, name: str, planned: int,
+                  found: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+    return lambda done: progress(ProgressEvent(Kind.EXAMPLE, column, name, done, planned, found))
+
+
 def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, seed: int | None,
-                  mode: str) -> PropertyResult:
+                  mode: str, on_example: Callable[[int], None] | None = None) -> PropertyResult:
     examples = 0
     last_failing: list[Scenario] = []
 
@@ -234,6 +251,8 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
     def test(scenario: Scenario) -> None:
         nonlocal examples
         examples += 1
+        if on_example is not None:
+            on_example(examples)
         # A class counts only where the property that checks it saw it (see domain.complete.OWNERS).
         ctx.classes.update(c for c in classes_of(scenario, profile) if owner_of(c) == prop.name)
         try:

@@ -15,6 +15,7 @@ from kafka_conformance.authorizer.anomalies import CATALOGUE
 from kafka_conformance.authorizer.cases import Scenario, scenario_to_json
 from kafka_conformance.authorizer.domain.classes import DOMAIN
 from kafka_conformance.authorizer.report import Counterexample, Report, Status
+from kafka_conformance.terminal.verdict import seed_text, verdict_line
 
 __all__ = ["describe_scenario", "to_json", "to_junit_xml", "to_text"]
 
@@ -57,7 +58,7 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]
 def to_text(report: Report) -> str:
     out = [
         f"kafka-conformance authorizer suite: target {report.target}, Kafka {report.profile}, "
-        f"seed {report.seed if report.seed is not None else 'random'}"
+        f"{seed_text(report.seed)}"
     ]
     for r in report.results:
         extra = f" ({r.examples} examples)" if r.examples else ""
@@ -68,12 +69,18 @@ def to_text(report: Report) -> str:
             out.append(f"      {r.reason}")
         if r.counterexample is not None:
             out += ["      " + line for line in _counterexample_lines(r.counterexample, r.saved_to)]
+    notes = []
     if report.out_of_scope:
-        out.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))
+        notes.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))
     if report.not_exercised:
-        out.append("WARNING: never exercised, so not evidence either way: " + "; ".join(report.not_exercised))
-    out += domain_lines(report)
-    out.append(f"verdict: {report.verdict.value} in {report.duration_s:.1f}s")
+        notes.append("never exercised, so not evidence either way: " + "; ".join(report.not_exercised))
+    notes += domain_lines(report)
+    if notes:
+        out.append("coverage notes:")
+        out += [f"  {line}" for line in notes]
+    examples = sum(r.examples for r in report.results)
+    out.append(verdict_line(report.verdict.value, target=f"{report.target}, Kafka {report.profile}", seed=report.seed,
+                            examples=examples, seconds=report.duration_s))
     return "\n".join(out)
 
 
@@ -86,7 +93,7 @@ def domain_lines(report: Report) -> list[str]:
         return [f"input domain: {reached} classes reached"]
     what = {c.name: c.what for c in DOMAIN}
     missing = "; ".join(f"{name} ({what.get(name, '?')})" for name in report.domain_missing)
-    return [f"WARNING: {len(report.domain_missing)} input classes never reached, so the run is no evidence "
+    return [f"{len(report.domain_missing)} input classes never reached, so the run is no evidence "
             f"about them (raise --max-examples): {missing}"]
 
 

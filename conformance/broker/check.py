@@ -38,13 +38,14 @@ from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
-from kafka_conformance.broker.probes import run_probes
+from kafka_conformance.broker.probes import PROBES, run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases
 from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, open_broker_target
 from kafka_conformance.casefiles import read_json_file
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
 __all__ = ["BrokerCaseFailed", "ReplayResult", "check_broker", "replay_broker_case", "save_finding"]
 
@@ -105,20 +106,33 @@ def check_broker(
     settings: Settings | None = None,
     timeout_s: float = 10.0,
     on_progress: Callable[[str], None] | None = None,
+    progress: ProgressSink | None = None,
 ) -> BrokerReport:
     """Hold the broker named by ``target`` to Kafka ``kafka_version``'s producer-state rules.
 
     Raises BrokerTargetError for an unknown or unusable target (the CLI's exit code 2).
-    ``max_examples`` is per round; 0 runs the probe table only.
+    ``max_examples`` is the number of generated cases in all, as in the other suites
+    (examples per property): the rounds share it, each looking for one more distinct
+    anomaly with what the earlier rounds left; 0 runs the probe table only.
+    ``progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent`
+    per probe table and per generated case.
     """
     profile = _profile(kafka_version)
     if max_examples < 0 or max_rounds < 1:
         raise BrokerTargetError("max_examples must be >= 0 and max_rounds >= 1")
     started = time.monotonic()
+    column = f"broker {target}@{profile.version}"
+    emit(progress, ProgressEvent(Kind.START, column, "starting the broker"))  # a JVM broker takes seconds
     with open_broker_target(target) as handle:
         session = _Session(handle, timeout_s)
         try:
+            if table:
+                emit(progress, ProgressEvent(Kind.START, column, "probe table", 0, len(PROBES)))
             probes = run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic) if table else ()
+            diverging = sum(p.status == "diverges" for p in probes)
+            if table:
+                emit(progress, ProgressEvent(Kind.END, column, "probe table", len(probes), len(PROBES), diverging,
+                                             f"{len(probes) - diverging}/{len(probes)} as Kafka"))
             if on_progress is not None and table:
                 on_progress(f"probe table: {sum(p.status == 'conforms' for p in probes)}/{len(probes)} as Kafka")
             findings: list[BrokerFinding] = []
@@ -128,9 +142,18 @@ def check_broker(
             examples = 0
             if max_examples > 0:
                 tolerated: set[str] = set()
+                emit(progress, ProgressEvent(Kind.START, column, "generated cases", 0, max_examples, diverging))
+
+                def one(done: int) -> None:
+                    # Shrinking runs count as examples too, so the total grows past the budget while one shrinks.
+                    emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated cases", examples + done,
+                                                 max(max_examples, examples + done), diverging + len(findings)))
+
                 for round_no in range(1, max_rounds + 1):
-                    outcome, ran = _round(session, profile, tolerated, coverage, reached, max_examples, max_steps, seed,
-                                          settings)
+                    if examples >= max_examples:
+                        break
+                    outcome, ran = _round(session, profile, tolerated, coverage, reached, max_examples - examples,
+                                          max_steps, seed, settings, one if progress is not None else None)
                     examples += ran
                     if outcome is None:
                         break
@@ -144,6 +167,9 @@ def check_broker(
                     tolerated.add(outcome.anomaly)
                     if on_progress is not None:
                         on_progress(f"round {round_no}: found {outcome.anomaly}")
+                    emit(progress, ProgressEvent(Kind.NOTE, column, message=f"round {round_no}: found {outcome.anomaly}"))
+                emit(progress, ProgressEvent(Kind.END, column, "generated cases", examples, max(max_examples, examples),
+                                             diverging + len(findings), "done"))
         finally:
             session.close()
         description = handle.description
@@ -157,6 +183,7 @@ def check_broker(
 def _round(
     session: _Session, profile: BrokerProfile, tolerated: set[str], coverage: Counter[str], reached: set[str],
     max_examples: int, max_steps: int, seed: int | None, settings: Settings | None,
+    on_example: Callable[[int], None] | None = None,
 ) -> tuple[BrokerFinding | str | None, int]:
     """One Hypothesis run: (the minimal new finding, an error text, or None if it passed; cases run)."""
     examples = 0
@@ -172,6 +199,8 @@ def _round(
     def test(case: BrokerCase) -> None:
         nonlocal examples
         examples += 1
+        if on_example is not None:
+            on_example(examples)
         reached.update(case_classes(case, profile))
         try:
             run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic)

@@ -18,6 +18,7 @@ from kafka_conformance.broker.cases import BrokerCase, case_to_json
 from kafka_conformance.broker.classes import BROKER_CLASSES, missed_classes
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence, StepRecord
 from kafka_conformance.broker.probes import ProbeResult
+from kafka_conformance.terminal.verdict import seed_text, verdict_line
 
 __all__ = ["BrokerFinding", "BrokerReport", "render_broker_json", "render_broker_junit", "render_broker_text"]
 
@@ -79,7 +80,8 @@ class BrokerReport:
 def render_broker_text(report: BrokerReport) -> str:
     lines = [
         f"broker check: {report.target} ({report.broker})",
-        f"held to: Apache Kafka {report.kafka_version}; seed {report.seed}; {report.examples} generated cases; {report.duration_s:.1f}s",
+        f"held to: Apache Kafka {report.kafka_version}; {seed_text(report.seed)}; {report.examples} generated cases; "
+        f"{report.duration_s:.1f}s",
     ]
     if report.probes:
         lines.append("")
@@ -99,16 +101,20 @@ def render_broker_text(report: BrokerReport) -> str:
     for e in report.errors:
         lines.append("")
         lines.append(f"ERROR {e}")
-    if report.coverage:
+    if report.coverage or report.examples:
         lines.append("")
-        lines.append("exercised: " + ", ".join(f"{k} x{v}" for k, v in report.coverage))
+        lines.append("coverage notes:")
+    if report.coverage:
+        lines.append("  exercised: " + ", ".join(f"{k} x{v}" for k, v in report.coverage))
     if report.examples:
-        lines.append(f"input classes: {len(BROKER_CLASSES) - len(report.missed_classes)}/{len(BROKER_CLASSES)} reached")
+        lines.append(f"  input classes: {len(BROKER_CLASSES) - len(report.missed_classes)}/{len(BROKER_CLASSES)} reached")
         if report.missed_classes:
             lines.append(f"  not reached (the run says nothing about them): {', '.join(report.missed_classes)}")
     lines.append("")
     found = ", ".join(report.anomalies) or "none"
-    lines.append(f"verdict: {report.verdict} (anomalies: {found})")
+    lines.append(verdict_line(report.verdict, target=f"{report.target}, Kafka {report.kafka_version}", seed=report.seed,
+                              examples=report.examples + len(report.probes), seconds=report.duration_s,
+                              detail=f"anomalies: {found}"))
     return "\n".join(lines) + "\n"
 
 

@@ -9,10 +9,28 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kafka_conformance.cli.errors import UsageError, abbreviate
 
-__all__ = ["count", "idempotence_release", "output_dir", "output_file", "release", "seconds", "seed"]
+if TYPE_CHECKING:
+    from kafka_conformance.terminal.choose import ProgressWriter
+
+__all__ = [
+    "DEFAULT_FAILURES",
+    "add_common_options",
+    "count",
+    "idempotence_release",
+    "output_dir",
+    "output_file",
+    "progress_for",
+    "release",
+    "seconds",
+    "seed",
+]
+
+DEFAULT_FAILURES = Path("kafka-conformance-failures")
+"""Where every suite saves its minimal cases unless told otherwise (one default for all three)."""
 
 
 def count(low: int, high: int, what: str = "a whole number") -> Callable[[str], int]:
@@ -104,3 +122,48 @@ def output_dir(path: Path | None, option: str) -> None:
         raise UsageError(f"{path} is not writable", where=option)
     if not path.exists() and not _writable_dir(path):
         raise UsageError(f"cannot create {path}", where=option)
+
+
+class _DeprecatedAlias(argparse.Action):
+    """An old spelling of an option: it still works, and says once on stderr what to type instead."""
+
+    def __init__(self, option_strings: list[str], dest: str, *, instead: str, **kwargs: object) -> None:
+        self.instead = instead
+        super().__init__(option_strings, dest, **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        import sys
+
+        print(f"kafka-conformance: warning: {option_string} is deprecated; use {self.instead}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_common_options(parser: argparse.ArgumentParser, *, json_what: str = "the report", junit: bool = True,
+                       failures: bool = True, quiet: bool = True) -> None:
+    """The options every suite shares, spelt the same everywhere: ``--report-json FILE``,
+    ``--junit-xml FILE``, ``--failures-dir DIR`` (default ``kafka-conformance-failures``) and
+    ``--quiet``.  ``--json`` and ``--junit``, the producer and broker suites' old spellings,
+    stay as hidden aliases that print one deprecation line."""
+    parser.add_argument("--report-json", type=Path, metavar="FILE", help=f"write {json_what} as JSON")
+    parser.add_argument("--json", type=Path, dest="report_json", action=_DeprecatedAlias, instead="--report-json",
+                        help=argparse.SUPPRESS)
+    if junit:
+        parser.add_argument("--junit-xml", type=Path, metavar="FILE", help=f"write {json_what} as JUnit XML")
+        parser.add_argument("--junit", type=Path, dest="junit_xml", action=_DeprecatedAlias, instead="--junit-xml",
+                            help=argparse.SUPPRESS)
+    if failures:
+        parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES, metavar="DIR",
+                            help="where minimal counterexamples are saved for 'kafka-conformance replay' "
+                                 "(default: %(default)s)")
+    if quiet:
+        parser.add_argument("--quiet", action="store_true",
+                            help="no progress on stderr (progress is live on a terminal, plain lines every few "
+                                 "seconds when piped; NO_COLOR gives plain lines on a terminal too)")
+
+
+def progress_for(args: argparse.Namespace) -> ProgressWriter:
+    """The progress writer for a command's ``--quiet`` (see :mod:`kafka_conformance.terminal.choose`)."""
+    from kafka_conformance.terminal.choose import progress_writer
+
+    return progress_writer(quiet=bool(getattr(args, "quiet", False)))

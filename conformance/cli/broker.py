@@ -27,17 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tansu, noida, rdkafka-mock, bootstrap:HOST:PORT or test-broker[:KAFKA_VERSION]")
     parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0",
                         help="Kafka release whose broker rules to hold it to (default: %(default)s)")
-    parser.add_argument("--max-examples", type=types.count(0, 100_000, "generated cases per round"), default=100,
-                        help="generated cases per round; 0 runs the probe table only (default: %(default)s)")
+    parser.add_argument("--max-examples", type=types.count(0, 100_000, "generated cases"), default=100,
+                        help="examples per property: generated crafted sequences in all, shared by the rounds; "
+                             "0 runs the probe table only (default: %(default)s)")
     parser.add_argument("--max-rounds", type=types.count(1, 100, "rounds"), default=6,
-                        help="rounds, each looking for one more distinct anomaly (default: %(default)s)")
+                        help="rounds at most, each looking for one more distinct anomaly with the examples the "
+                             "earlier rounds left (default: %(default)s)")
     parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
     parser.add_argument("--timeout", type=types.seconds, default=10.0,
                         help="seconds the broker may take to answer one request (default: %(default)s)")
     parser.add_argument("--table", action="store_true", help="also run and print the named probe table")
-    parser.add_argument("--json", type=Path, dest="json_path", metavar="FILE", help="write the report as JSON")
-    parser.add_argument("--junit", type=Path, dest="junit_path", metavar="FILE", help="write the report as JUnit XML")
-    parser.add_argument("--failures-dir", type=Path, help="save each minimal case here as a replayable JSON file")
+    types.add_common_options(parser)
 
 
 def _write(path: Path | None, text: str) -> None:
@@ -57,21 +57,21 @@ def run(args: argparse.Namespace) -> int:
 
     if args.max_examples == 0 and not args.table:
         raise UsageError("--max-examples 0 needs --table (nothing would run)")
-    types.output_file(args.json_path, "--json")
-    types.output_file(args.junit_path, "--junit")
+    types.output_file(args.report_json, "--report-json")
+    types.output_file(args.junit_xml, "--junit-xml")
     types.output_dir(args.failures_dir, "--failures-dir")
     try:
-        report = check_broker(
-            args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
-            timeout_s=args.timeout,
-            failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
-            on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() else None,
-        )
+        with types.progress_for(args) as progress:
+            report = check_broker(
+                args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
+                timeout_s=args.timeout, failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
+                progress=progress,
+            )
     except BrokerTargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_broker_text(report))
-    _write(args.json_path, render_broker_json(report))
-    _write(args.junit_path, render_broker_junit(report))
+    _write(args.report_json, render_broker_json(report))
+    _write(args.junit_xml, render_broker_junit(report))
     return report.exit_code
 
 

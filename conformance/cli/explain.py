@@ -81,9 +81,53 @@ def explain(args: argparse.Namespace) -> int:
     print(abbreviate(f"{question} [{profile}]", 1000))
     for line in decision.explain().splitlines():
         print(abbreviate(line, 1000))
+    if not args.by_type:
+        print("steps that decided:")
+        for number, step in enumerate(_steps(decision, context.principal, operation, props), start=1):
+            print(abbreviate(f"  {number}. {step}", 1000))
     for note in notes:
         print(abbreviate(f"note: {note}", 1000))
     return EXIT_OK
+
+
+def _steps(decision: Any, principal: object, operation: Any, props: dict[str, str]) -> list[str]:
+    """Every step of Kafka's decision procedure that decided this answer, in order: the super-user
+    check, each deciding ACL with how it matched (principal, host, resource and operation, naming
+    implication: an ALLOW of READ grants DESCRIBE), and the rule that settled it."""
+    from kafka_conformance.reference.authorizer.decide import IMPLIED_BY
+    from kafka_conformance.reference.authorizer.decision import Rule
+
+    supers = props.get("super.users", "").strip()
+    if decision.rule is Rule.SUPER_USER:
+        return [f"{principal} is a super user (super.users={abbreviate(supers, 200)!r}): allowed before any ACL is read"]
+    steps = [f"{principal} is not a super user" + (f" (super.users={abbreviate(supers, 200)!r})" if supers else
+                                                   " (no super.users)")]
+    for acl in decision.acls[:10]:
+        entry, pattern = acl.entry, acl.pattern
+        if decision.rule not in (Rule.DENY_ACL, Rule.ALLOW_ACL):
+            steps.append(f"ACL {acl} is on the resource but does not apply to {principal} and {operation.name}")
+            continue
+        how = [f"principal {'*, every principal' if entry.principal == 'User:*' else entry.principal}",
+               f"host {'*, every host' if entry.host == '*' else entry.host}",
+               f"{pattern.pattern_type.name} resource {pattern.name!r}"
+               + (" (the wildcard: every name)" if pattern.name == "*" and pattern.pattern_type.name == "LITERAL" else "")]
+        if entry.operation is operation:
+            how.append(f"operation {operation.name}")
+        elif entry.operation.name == "ALL":
+            how.append("operation ALL, which covers every operation")
+        elif entry.operation in IMPLIED_BY.get(operation, frozenset()):
+            grants = ", ".join(sorted(o.name for o in IMPLIED_BY[operation]))
+            how.append(f"operation {entry.operation.name}, which implies {operation.name} (an ALLOW of any of "
+                       f"{grants} grants {operation.name}; a DENY never implies)")
+        else:
+            how.append(f"operation {entry.operation.name}")
+        steps.append(f"{entry.permission_type.name} ACL matches: " + ", ".join(how))
+    if len(decision.acls) > 10:
+        steps.append(f"... and {len(decision.acls) - 10} more ACLs")
+    if decision.rule is Rule.ALLOW_ACL:
+        steps.append("no DENY ACL matches (a matching DENY would win over every ALLOW)")
+    steps.append(f"decided: {decision.explain()}")
+    return steps
 
 
 def _explain_notes(bindings: Sequence[object], props: dict[str, str], flavour: str,

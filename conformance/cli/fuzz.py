@@ -8,7 +8,6 @@ usage or configuration error.  Heavy imports happen inside :func:`run`.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from typing import Any
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError, abbreviate
+from kafka_conformance.terminal.events import Kind, ProgressEvent
 
 __all__ = ["add_arguments", "master_url", "run"]
 
@@ -76,11 +76,16 @@ def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None
                         help="run directory: verdicts, failures, summary; a compatible earlier run there is resumed")
     parser.add_argument("--report-json", type=Path, help="also write the summary as JSON here")
     parser.add_argument("--report-md", type=Path, help="also write the summary as Markdown here")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def _progress(done: int, total: int) -> None:
-    if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
-        print(f"\r[{done}/{total} shards]\033[K", end="" if done < total else "\n", file=sys.stderr, flush=True)
+def _shards(sink: Callable[[ProgressEvent], None], target: str) -> Callable[[int, int], None]:
+    """Shards done as progress events (a shard is the fuzz run's unit of work)."""
+    def seen(done: int, total: int) -> None:
+        sink(ProgressEvent(Kind.END if done >= total else Kind.EXAMPLE, f"fuzz {target}", "shards", done, total,
+                           unit="shards"))
+
+    return seen
 
 
 def _error(message: str) -> int:
@@ -132,8 +137,10 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
                 return _error("pyspark is not installed: pip install 'kafka-conformance[spark]', or use --no-spark")
             _reachable_master(args.master)
         try:
-            summary = run_campaign(spec, master=None if args.no_spark else args.master,
-                                   partitions=args.partitions, progress=_progress, spark=spark)
+            with types.progress_for(args) as writer:
+                writer(ProgressEvent(Kind.START, f"fuzz {args.target}", "shards", 0, cases.plan.shards, unit="shards"))
+                summary = run_campaign(spec, master=None if args.no_spark else args.master,
+                                       partitions=args.partitions, progress=_shards(writer, args.target), spark=spark)
         except Exception as exc:
             if "JAVA_GATEWAY_EXITED" in str(exc) or "Java gateway process exited" in str(exc):
                 raise UsageError(f"Spark could not start with master {args.master!r}: {abbreviate(str(exc), 300)}",

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from kafka_conformance.cli import args as types
+from kafka_conformance.terminal.events import Kind, ProgressEvent
 
 __all__ = ["add_arguments", "run"]
 
@@ -21,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=types.seed, default=0)
     parser.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures/kafka-versions"))
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown (docs/kafka-versions.md's table)")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,11 +40,20 @@ def run(args: argparse.Namespace) -> int:
     types.output_dir(args.failures_dir, "--failures-dir")
     modes = MODES if args.mode == "both" else (args.mode,)
 
-    def show(row: object) -> None:
-        print(f"{row.release:24} {row.mode:12} {row.outcome} ({row.seconds} s)", flush=True)  # type: ignore[attr-defined]
+    total = len(releases) * len(modes)
+    done = {"rows": 0, "diverges": 0}
 
-    rows = run_campaign(releases, modes=modes, max_examples=args.max_examples, seed=args.seed,
-                        failures_dir=args.failures_dir, on_row=show)
+    with types.progress_for(args) as progress:
+        def show(row: object) -> None:
+            print(f"{row.release:24} {row.mode:12} {row.outcome} ({row.seconds} s)", flush=True)  # type: ignore[attr-defined]
+            done["rows"] += 1
+            done["diverges"] += row.outcome == "diverges"  # type: ignore[attr-defined]
+            progress(ProgressEvent(Kind.EXAMPLE, "kafka-versions", "releases x modes", done["rows"], total,
+                                   done["diverges"], unit="runs"))
+
+        progress(ProgressEvent(Kind.START, "kafka-versions", "releases x modes", 0, total, unit="runs"))
+        rows = run_campaign(releases, modes=modes, max_examples=args.max_examples, seed=args.seed,
+                            failures_dir=args.failures_dir, on_row=show)
     if args.markdown is not None:
         command = "kafka-conformance kafka-versions " + shlex.join(sys.argv[2:])
         args.markdown.write_text(to_markdown(rows, command=command, max_examples=args.max_examples, seed=args.seed),

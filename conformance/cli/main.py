@@ -11,7 +11,6 @@ process a command starts is stopped before it returns, whichever way it ends
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,16 @@ from kafka_conformance.cli.errors import UsageError, abbreviate, guarded
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 MAX_EXAMPLES = 100_000  # kafka_conformance.authorizer.check.MAX_EXAMPLES, without importing the suite for --help
+TARGET_KINDS = """target kinds (--target):
+  reference[:VERSION[:standard|acl]]   the kit's reference authorizer (the spec itself)
+  reference-indexed[:VERSION[:FLAVOUR]] the reference's fast indexed engine
+  python:MODULE:FACTORY                a Python object implementing the protocol (adapters/protocol.py);
+                                       MODULE must be importable: run from the project folder or set PYTHONPATH
+  cmd:COMMAND                          any language over JSON lines on stdin/stdout (docs/subprocess-protocol.md)
+  jvm:CLASS[,classpath=PATH]           a Java org.apache.kafka.server.authorizer.Authorizer (docs/jvm-adapter.md)
+  kafka:VERSION[:standard|acl]         Apache Kafka's own authorizer of a release (after 'kafka-conformance fetch')
+  kafka-default-by-type                Kafka's default authorizeByResourceType on a list authorizer
+'kafka-conformance targets' lists which of them can run on this machine."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,8 +45,10 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="run a conformance suite against a target")
     check_sub = check.add_subparsers(dest="suite", required=True)
-    auth = check_sub.add_parser("authorizer", help="the ACL authorizer suite")
-    auth.add_argument("--target", required=True, help="target spec, e.g. reference or python:pkg.mod:factory")
+    auth = check_sub.add_parser("authorizer", help="the ACL authorizer suite", epilog=TARGET_KINDS,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    auth.add_argument("--target", required=True, metavar="SPEC",
+                      help="the authorizer to check; the kinds of target are listed below")
     auth.add_argument("--kafka-version", type=types.release, help="Kafka release whose semantics to check against")
     auth.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer (KRaft) or AclAuthorizer (ZooKeeper)")
     auth.add_argument("--max-examples", type=types.count(1, MAX_EXAMPLES, "examples per property"),
@@ -48,10 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     auth.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
                       help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
     auth.add_argument("--property", action="append", dest="properties", help="run only this property (repeatable)")
-    auth.add_argument("--report-json", type=Path, help="write the report as JSON")
-    auth.add_argument("--junit-xml", type=Path, help="write the report as JUnit XML")
-    auth.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures"),
-                      help="where minimal counterexamples are saved (default: %(default)s)")
+    types.add_common_options(auth)
 
     from kafka_conformance.cli import broker as cli_broker
     from kafka_conformance.cli import corpus as cli_corpus
@@ -211,11 +219,9 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         run = {"explain": explain.explain, "explain-config": explain.explain_config, "explain-format": explain.explain_format}
         return run[args.command](args)
-    return _targets(args.kafka)
+    from kafka_conformance.cli import targets as cli_targets
 
-
-def _progress_enabled() -> bool:
-    return sys.stderr.isatty() and "NO_COLOR" not in os.environ
+    return cli_targets.run(args.kafka)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -227,28 +233,25 @@ def _check(args: argparse.Namespace) -> int:
     types.output_file(args.junit_xml, "--junit-xml")
     types.output_dir(args.failures_dir, "--failures-dir")
     try:
-        report = check_authorizer(
-            args.target,
-            kafka_version=args.kafka_version,
-            flavour=args.flavour,
-            max_examples=args.max_examples,
-            seed=args.seed,
-            mode=args.mode,
-            properties=args.properties,
-            failures_dir=args.failures_dir,
-            on_result=_print_progress if _progress_enabled() else None,
-            timeout=args.timeout,
-        )
+        with types.progress_for(args) as progress:
+            report = check_authorizer(
+                args.target,
+                kafka_version=args.kafka_version,
+                flavour=args.flavour,
+                max_examples=args.max_examples,
+                seed=args.seed,
+                mode=args.mode,
+                properties=args.properties,
+                failures_dir=args.failures_dir,
+                timeout=args.timeout,
+                progress=progress,
+            )
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     print(to_text(report))
     _write(args.report_json, dumps_json(report))
     _write(args.junit_xml, to_junit_xml(report))
     return report.exit_code
-
-
-def _print_progress(name: str, status: str, done: int, total: int) -> None:
-    print(f"\r[{done}/{total}] {name}: {status}\033[K", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
 def _write(path: Path | None, text: str) -> None:
@@ -327,38 +330,6 @@ def _replay_producer(path: Path, client: str | None) -> int:
         for line in describe_run(result.result, with_trace=False)[1:]:
             print(f"       {line}")
     return result.exit_code
-
-
-def _targets(kafka: bool) -> int:
-    from kafka_conformance.authorizer.targets import builtin_targets
-    from kafka_conformance.broker.targets import broker_targets_table
-    from kafka_conformance.cli.fetch import kafka_target_rows
-    from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
-
-    print("authorizers (check authorizer --target)")
-    for name, description, runnable in builtin_targets():
-        print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
-    print("  python:MODULE:FACTORY                  yes  any Python object implementing the protocol")
-    kafka_rows = kafka_target_rows()
-    ready = [spec for spec, runnable, _ in kafka_rows if runnable]
-    if kafka:
-        for spec, runnable, what in kafka_rows:
-            print(f"  {spec:38} {'yes' if runnable else 'no ':3}  {what}")
-    else:
-        print(f"  (kafka:VERSION: {len(ready)} of {len(kafka_rows)} releases runnable here; "
-              "'kafka-conformance targets --kafka' lists them, 'kafka-conformance fetch --all' fetches them)")
-    print("producer clients (check producer --client)")
-    for name in REAL_CLIENTS:
-        try:
-            resolve_client(name)
-            print(f"  {name:38} yes  the real client, run against the test broker or a real broker")
-        except ClientSpecError as exc:
-            print(f"  {name:38} no   {exc}")
-    print(f"  {MODEL:32} yes  the reference producer against the reference cluster (simulated time)")
-    print("brokers (check broker --target, check producer --broker)")
-    for name, description, runnable in broker_targets_table():
-        print(f"  {name:38} {'yes' if runnable else 'no ':3}  {description}")
-    return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

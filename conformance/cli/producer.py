@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 from kafka_conformance.cli import args as types
@@ -26,7 +25,6 @@ from kafka_conformance.cli.errors import UsageError
 
 __all__ = ["add_arguments", "add_matrix_arguments", "run", "run_matrix_command"]
 
-DEFAULT_FAILURES = Path("kafka-conformance-failures")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,13 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0",
                         help="Kafka release whose semantics the test broker models")
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated traces"), default=15,
-                        help="generated traces, each one real run (default %(default)s)")
+                        help="examples per property: generated failure traces, each one real run (default %(default)s)")
     parser.add_argument("--seed", type=types.seed, help="seed for a reproducible choice of traces")
     parser.add_argument("--table", action="store_true", help="also run every row of the trace table")
-    parser.add_argument("--json", type=Path, help="write the report as JSON")
-    parser.add_argument("--junit", type=Path, help="write the report as JUnit XML")
-    parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES,
-                        help="where violating traces are saved for replay (default: %(default)s)")
+    types.add_common_options(parser)
 
 
 def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,17 +48,7 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a broker to include (repeatable; default test-broker)")
     parser.add_argument("--row", action="append", dest="rows", help="only this trace table row, by number or name (repeatable)")
     parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0")
-    parser.add_argument("--json", type=Path, help="write the matrix as JSON")
-    parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES,
-                        help="where violating traces are saved for replay (default: %(default)s)")
-
-
-def _progress(result: object) -> None:
-    if sys.stderr.isatty() and "NO_COLOR" not in os.environ:
-        name = getattr(result, "name", "")
-        client = getattr(result, "client", "")
-        summary = result.summary() if hasattr(result, "summary") else ""
-        print(f"\r{client}: {name}: {summary}\033[K", end="", file=sys.stderr, flush=True)
+    types.add_common_options(parser, json_what="the matrix", junit=False)
 
 
 def _write(path: Path | None, text: str) -> None:
@@ -76,7 +61,7 @@ def _write(path: Path | None, text: str) -> None:
         raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
 
 
-def _quiet_clients() -> None:
+def quiet_clients() -> None:
     """The clients log a WARNING for every fault a trace injects on purpose; the report says what
     happened, so their chatter is kept off the terminal unless KAFKA_CONFORMANCE_CLIENT_LOGS is set."""
     import logging
@@ -88,30 +73,29 @@ def _quiet_clients() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _quiet_clients()
+    quiet_clients()
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
     from kafka_conformance.producer.check import check_producer
     from kafka_conformance.producer.clients import ClientSpecError
     from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import dumps_json, to_junit_xml, to_text
 
-    types.output_file(args.json, "--json")
-    types.output_file(args.junit, "--junit")
+    types.output_file(args.report_json, "--report-json")
+    types.output_file(args.junit_xml, "--junit-xml")
     types.output_dir(args.failures_dir, "--failures-dir")
     if args.max_examples == 0 and not args.table:
         raise UsageError("--max-examples 0 runs nothing; add --table or give a number of traces")
     try:
-        report = check_producer(
-            args.client, kafka_version=args.kafka_version, broker=args.broker, max_examples=args.max_examples,
-            seed=args.seed, table=args.table, failures_dir=args.failures_dir, on_result=_progress,
-        )
+        with types.progress_for(args) as progress:
+            report = check_producer(
+                args.client, kafka_version=args.kafka_version, broker=args.broker, max_examples=args.max_examples,
+                seed=args.seed, table=args.table, failures_dir=args.failures_dir, progress=progress,
+            )
     except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
         raise UsageError(str(exc)) from exc
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
     print(to_text(report))
-    _write(args.json, dumps_json(report))
-    _write(args.junit, to_junit_xml(report))
+    _write(args.report_json, dumps_json(report))
+    _write(args.junit_xml, to_junit_xml(report))
     if report.nothing_ran:
         raise UsageError(f"nothing could run: {report.refusal or 'every trace table row was refused'}",
                          where=f"client {args.client} on {args.broker}")
@@ -121,22 +105,21 @@ def run(args: argparse.Namespace) -> int:
 def run_matrix_command(args: argparse.Namespace) -> int:
     import json
 
-    _quiet_clients()
+    quiet_clients()
     from kafka_conformance.producer.clients import ClientSpecError
     from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import matrix_to_json, matrix_to_text
     from kafka_conformance.producer.table import run_matrix, table_rows
 
-    types.output_file(args.json, "--json")
+    types.output_file(args.report_json, "--report-json")
     types.output_dir(args.failures_dir, "--failures-dir")
     try:
         rows = table_rows(args.rows) if args.rows else None
-        matrix = run_matrix(args.clients, tuple(args.brokers or ("test-broker",)), kafka_version=args.kafka_version, rows=rows,
-                            failures_dir=args.failures_dir, on_result=_progress)
+        with types.progress_for(args) as progress:
+            matrix = run_matrix(args.clients, tuple(args.brokers or ("test-broker",)), kafka_version=args.kafka_version,
+                                rows=rows, failures_dir=args.failures_dir, progress=progress)
     except (ClientSpecError, BrokerSpecError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
     print(matrix_to_text(matrix))
-    _write(args.json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
+    _write(args.report_json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
     return matrix.exit_code

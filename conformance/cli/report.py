@@ -3,8 +3,11 @@
 A thin wrapper over :func:`~kafka_conformance.report.run.run_report`: it checks
 the output folder and reads the baseline before anything runs (a mistyped path
 is found in a second, not after the run), prints one plain progress line per
-target and suite on stderr (none with ``--quiet``), writes the report folder,
-and ends with where the page is and the verdict.
+target and property on stderr (live on a terminal, plain lines when piped, none
+with ``--quiet``), writes the report folder, prints the terminal summary (the
+page's data, :mod:`~kafka_conformance.report.write_text`), and ends with where
+the page is and the verdict.  ``--render-md-from`` runs nothing: it renders the
+findings block that ``docs/*-conformance.md`` embed from a saved ``report.json``.
 
 Exit codes: 0 no divergence (with ``--baseline``: no new divergence); 1 a
 divergence (with ``--baseline``: a new one); 2 usage error: an unknown target,
@@ -15,7 +18,6 @@ that cannot be read.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from kafka_conformance.cli import args as types
@@ -64,7 +66,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds one call into an authorizer target may take (default: 10)")
     parser.add_argument("--baseline", type=Path, metavar="FILE",
                         help="an earlier report.json: list new and fixed divergences, and exit 1 only for new ones")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (progress is live on a terminal, plain lines every few seconds "
+                             "when piped; NO_COLOR gives plain lines on a terminal too)")
+    parser.add_argument("--render-md-from", type=Path, metavar="REPORT_JSON",
+                        help="run nothing: print the findings block of a saved report.json (what docs/*-conformance.md "
+                             "embed), or with --update-doc rewrite that block in a document")
+    parser.add_argument("--update-doc", type=Path, metavar="DOC", help="with --render-md-from: the Markdown document "
+                        "whose generated block to rewrite")
 
 
 def _probe_writable(folder: Path) -> None:
@@ -86,8 +95,16 @@ def run(args: argparse.Namespace) -> int:
     from kafka_conformance.report.plan import ReportError
     from kafka_conformance.report.read_json import load_report
     from kafka_conformance.report.run import run_report
+    from kafka_conformance.report.write_text import to_text
 
+    if args.render_md_from is not None:
+        return _render_block(args.render_md_from, args.update_doc)
+    if args.update_doc is not None:
+        raise UsageError("--update-doc needs --render-md-from REPORT_JSON")
     types.output_dir(args.out, "--out")
+    from kafka_conformance.cli.producer import quiet_clients
+
+    quiet_clients()
     _probe_writable(args.out)
     old = None
     if args.baseline is not None:
@@ -96,15 +113,13 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc), where="--baseline") from exc
 
-    def progress(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
-
     try:
-        report = run_report(
-            suites=args.suites, targets=args.targets, clients=args.clients, brokers=args.brokers,
-            kafka_version=args.kafka_version, profile=args.profile, all_runnable=args.all_runnable, seed=args.seed,
-            failures_dir=args.out / "cases", timeout=args.timeout, on_progress=None if args.quiet else progress,
-        )
+        with types.progress_for(args) as progress:
+            report = run_report(
+                suites=args.suites, targets=args.targets, clients=args.clients, brokers=args.brokers,
+                kafka_version=args.kafka_version, profile=args.profile, all_runnable=args.all_runnable, seed=args.seed,
+                failures_dir=args.out / "cases", timeout=args.timeout, progress=progress,
+            )
     except ReportError as exc:
         raise UsageError(str(exc)) from exc
     comparison = compare(old, report, baseline=str(args.baseline)) if old is not None else None
@@ -112,9 +127,32 @@ def run(args: argparse.Namespace) -> int:
         written = write_report(report, args.out, comparison)
     except OSError as exc:
         raise UsageError(f"cannot write the report: {exc.filename or args.out}: {exc.strerror}", where="--out") from exc
+    summary = to_text(report, comparison)
+    if summary:
+        print(summary)
+        print()
     print(f"report: {written['index.html']}")
     print(report.verdict_line())
-    if comparison is not None:
-        print(comparison.verdict_line())
-        return comparison.exit_code
-    return report.exit_code
+    return comparison.exit_code if comparison is not None else report.exit_code
+
+
+def _render_block(source: Path, doc: Path | None) -> int:
+    """``--render-md-from``: the generated findings block of a saved report, printed or written into ``doc``."""
+    from kafka_conformance.report.docs_block import render_block, update_document
+    from kafka_conformance.report.read_json import load_report
+
+    try:
+        saved = load_report(source)
+    except ValueError as exc:
+        raise UsageError(str(exc), where="--render-md-from") from exc
+    if doc is None:
+        print(render_block(saved, source))
+        return 0
+    try:
+        changed = update_document(doc, saved, source)
+    except ValueError as exc:
+        raise UsageError(str(exc), where="--update-doc") from exc
+    except OSError as exc:
+        raise UsageError(f"cannot rewrite {doc}: {exc.strerror}", where="--update-doc") from exc
+    print(f"{doc}: {'updated' if changed else 'already up to date'}")
+    return 0

@@ -37,6 +37,7 @@ from kafka_conformance.reference.delivery.verdicts import DeliveryReport
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.reference.traces.events import Acked, Event, Failed, Indeterminate, Send
 from kafka_conformance.reference.traces.program import ProducerTrace, SendStep, WaitStep
+from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
 __all__ = ["WireRun", "check_producer", "judge", "run_deadline_s", "run_wire_trace"]
 
@@ -198,12 +199,14 @@ def check_producer(
     shrink_budget: int = 25,
     traces: Any = None,
     on_result: Callable[[RunResult], None] | None = None,
+    progress: ProgressSink | None = None,
 ) -> ProducerReport:
     """Check one producer client; raises :class:`ClientSpecError` / :class:`BrokerSpecError` for
     specs that cannot run here (usage errors).
 
     ``traces`` overrides the Hypothesis strategy (default: the wire traces of
-    :mod:`producer_traces` for ``kafka_version``); ``on_result`` sees every run as it ends."""
+    :mod:`producer_traces` for ``kafka_version``); ``on_result`` sees every run as it ends;
+    ``progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent` per run."""
     started = time.monotonic()
     try:
         kafka_version = str(known_release(kafka_version, IDEMPOTENCE_RELEASES))
@@ -214,19 +217,62 @@ def check_producer(
     parsed = parse_broker(broker)  # validated even for the model, which ignores it
     spec = "model" if client == MODEL else str(parsed)
     refusals: list[str] = []
+    tracker = _Tracker(progress, f"producer {client} on {spec}@{kafka_version}", on_result)
+    tracker.start("generated traces", max_examples)
     examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces,
-                                        on_result, refusals)
+                                        tracker.seen, refusals)
+    tracker.end("diverges" if found is not None else "done")
     if found is not None and failures_dir is not None:
         from kafka_conformance.producer.saved import save_run
 
         found = attrs.evolve(found, saved_to=str(save_run(found, failures_dir, kafka_version=kafka_version, seed=seed)))
     rows: tuple[RunResult, ...] = ()
     if table:
-        from kafka_conformance.producer.table import run_table
+        from kafka_conformance.producer.table import run_table, table_rows
 
-        rows = run_table(client, broker=spec, kafka_version=kafka_version, failures_dir=failures_dir, on_result=on_result)
+        tracker.start("trace table", len(table_rows()))
+        rows = run_table(client, broker=spec, kafka_version=kafka_version, failures_dir=failures_dir,
+                         on_result=tracker.seen)
+        tracker.end("done")
     return ProducerReport(client, spec, kafka_version, seed, examples, found, rows, tuple(errors[:5]),
-                          time.monotonic() - started, refused=len(refusals), refusal=refusals[0] if refusals else None)
+                          time.monotonic() - started, refused=len(refusals), refusal=refusals[0] if refusals else None,
+                          outside=tracker.outside, guarantees=tuple(sorted(tracker.guarantees)))
+
+
+class _Tracker:
+    """Turns the runs of one client x broker into progress events (each run is one example)."""
+
+    def __init__(self, sink: ProgressSink | None, column: str, on_result: Callable[[RunResult], None] | None) -> None:
+        self._sink, self._column, self._on_result = sink, column, on_result
+        self._task, self._done, self._total, self._violations = "", 0, 0, 0
+        self.outside, self.guarantees = 0, set[str]()
+        self._generated_violation = False
+
+    def start(self, task: str, total: int) -> None:
+        self._task, self._done, self._total = task, 0, total
+        emit(self._sink, ProgressEvent(Kind.START, self._column, task, 0, total, self.divergences))
+
+    def seen(self, result: RunResult) -> None:
+        self._done += 1
+        if result.status is RunStatus.CLIENT:
+            # Generated traces are one property: its shrinking re-runs the violation many times, and finds one.
+            self._generated_violation |= self._task == "generated traces"
+            self._violations += self._task != "generated traces"
+        self.guarantees.update(prop for prop, _, _ in result.verdicts)
+        if self._task == "generated traces":
+            self.outside += result.status is RunStatus.OUTSIDE
+        if self._on_result is not None:
+            self._on_result(result)
+        emit(self._sink, ProgressEvent(Kind.EXAMPLE, self._column, self._task, self._done,
+                                       max(self._total, self._done), self.divergences))
+
+    def end(self, status: str) -> None:
+        emit(self._sink, ProgressEvent(Kind.END, self._column, self._task, self._done, max(self._total, self._done),
+                                       self.divergences, status))
+
+    @property
+    def divergences(self) -> int:
+        return self._violations + self._generated_violation
 
 
 def _generate(

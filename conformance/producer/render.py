@@ -13,6 +13,7 @@ from xml.etree import ElementTree as ET
 import attrs
 
 from kafka_conformance.producer.report import MatrixReport, ProducerReport, RunResult, RunStatus
+from kafka_conformance.terminal.verdict import seed_text, verdict_line
 
 __all__ = ["describe_run", "matrix_to_json", "matrix_to_text", "to_json", "to_junit_xml", "to_text"]
 
@@ -55,9 +56,13 @@ def describe_run(result: RunResult, *, with_trace: bool = True) -> list[str]:
 
 def to_text(report: ProducerReport) -> str:
     out = [f"kafka-conformance producer check: client {report.client}, broker {report.broker}, Kafka {report.kafka_version}, "
-           f"seed {report.seed if report.seed is not None else 'random'}"]
+           f"{seed_text(report.seed)}"]
     refused = f", {report.refused} could not run ({report.refusal})" if report.refused else ""
     out.append(f"  generated traces: {report.examples} run{refused}")
+    if report.examples:
+        out.append(f"  outside KIP-185's guarantee: {report.outside} of {report.examples} generated traces "
+                   "(anomalies the trace's settings allow: no idempotence, acks below all, one replica, ...; "
+                   "reported, never a violation)")
     if report.counterexample is not None:
         out.append("  VIOLATION (shrunk):")
         out += ["    " + line for line in describe_run(report.counterexample)]
@@ -70,9 +75,19 @@ def to_text(report: ProducerReport) -> str:
             out.append(f"    {label} {row.name:42} {row.summary()}")
             if row.status in (RunStatus.CLIENT, RunStatus.BROKER, RunStatus.ERROR):
                 out += ["          " + line for line in describe_run(row, with_trace=False)[1:]]
+            elif row.status is RunStatus.REFUSED:
+                out.append(f"          n/a: {row.error or 'the client or broker cannot express this trace'}")
+    notes = []
+    if report.guarantees:
+        notes.append("guarantees checked: " + ", ".join(report.guarantees))
     if report.examples == 0 and not report.table:
-        out.append("WARNING: no trace was run, so this is not evidence either way")
-    out.append(f"verdict: {report.verdict} in {report.duration_s:.1f}s")
+        notes.append("no trace was run, so this is not evidence either way")
+    if notes:
+        out.append("coverage notes:")
+        out += [f"  {line}" for line in notes]
+    where = report.client if report.broker == "model" else f"{report.client} on {report.broker}"
+    out.append(verdict_line(report.verdict, target=f"{where}, Kafka {report.kafka_version}",
+                            seed=report.seed, examples=report.examples + len(report.table), seconds=report.duration_s))
     return "\n".join(out)
 
 

@@ -120,6 +120,11 @@ class ProducerReport:
     cannot run against this broker): not evidence either way."""
     refusal: str | None = None
     """Why the first of them could not run."""
+    outside: int = 0
+    """Generated traces whose anomalies KIP-185 allows under the trace (no idempotence, acks below
+    all, a single replica, ...): reported, never a violation."""
+    guarantees: tuple[str, ...] = ()
+    """The delivery guarantees (the checker's property ids) judged on at least one run."""
 
     @property
     def nothing_ran(self) -> bool:

@@ -27,6 +27,7 @@ from kafka_conformance.producer.check import run_and_judge
 from kafka_conformance.producer.clients import REAL_CLIENTS, ClientSpecError, resolve_client
 from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
 from kafka_conformance.producer.report import MatrixReport, RunResult, RunStatus
+from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
 __all__ = ["ColumnUnusable", "run_matrix", "run_table", "table_rows"]
 
@@ -98,8 +99,10 @@ def run_matrix(
     rows: Sequence[Any] | None = None,
     failures_dir: Path | None = None,
     on_result: Callable[[RunResult], None] | None = None,
+    progress: ProgressSink | None = None,
 ) -> MatrixReport:
-    """Every client (default: every real client installed here) x every broker through the table."""
+    """Every client (default: every real client installed here) x every broker through the table;
+    ``progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent` per row run."""
     started = time.monotonic()
     entries = list(rows) if rows is not None else table_rows()
     columns: list[tuple[str, str]] = []
@@ -117,11 +120,25 @@ def run_matrix(
             columns.append((client, broker))
     results: dict[tuple[str, str], tuple[RunResult, ...]] = {}
     for client, broker in columns:
+        column = f"matrix {client} on {broker}@{kafka_version}"
+        seen = {"done": 0, "diverges": 0}
+
+        def one(result: RunResult, column: str = column, seen: dict[str, int] = seen) -> None:
+            seen["done"] += 1
+            seen["diverges"] += result.status in (RunStatus.CLIENT, RunStatus.BROKER)
+            if on_result is not None:
+                on_result(result)
+            emit(progress, ProgressEvent(Kind.EXAMPLE, column, "trace table", seen["done"], len(entries), seen["diverges"]))
+
+        emit(progress, ProgressEvent(Kind.START, column, "trace table", 0, len(entries)))
         try:
             results[(client, broker)] = run_table(client, broker=broker, kafka_version=kafka_version, rows=entries,
-                                                  failures_dir=failures_dir, on_result=on_result)
+                                                  failures_dir=failures_dir, on_result=one)
         except (BrokerSpecError, ColumnUnusable) as exc:
             skipped.append(f"{client}@{broker}: {exc}")
+            emit(progress, ProgressEvent(Kind.NOTE, column, message=f"could not run: {exc}"))
+            continue
+        emit(progress, ProgressEvent(Kind.END, column, "trace table", seen["done"], len(entries), seen["diverges"], "done"))
     kept = [c for c in columns if c in results]
     grid = tuple(
         (f"#{e.number} {e.name}", tuple(results[c][i] for c in kept)) for i, e in enumerate(entries)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,7 @@ from kafka_conformance.report.from_broker import broker_column, broker_rows
 from kafka_conformance.report.from_producer import column_target, producer_column, producer_rows
 from kafka_conformance.report.model import Cell, CellStatus, Column, NotRun, Report, Row, SuiteRun
 from kafka_conformance.report.plan import DEFAULT_IDEMPOTENCE_VERSION, Plan, ReportError, make_plan
+from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
 if TYPE_CHECKING:
     from kafka_conformance.broker.report import BrokerReport
@@ -41,21 +42,21 @@ class Depth:
     producer_traces: int
     """Generated failure traces per producer column (each a real run for a real client); the trace table always runs."""
     broker_examples: int
-    """Generated crafted sequences per round of the broker suite."""
+    """Generated crafted sequences of the broker suite in all (its ``max_examples``: the rounds share them)."""
     broker_rounds: int
+    """Rounds at most, each looking for one more distinct anomaly."""
     real_client_table: bool = True
     """Whether real clients run the trace table (about a minute of real runs per client and broker);
     the model engine always does (milliseconds, in simulated time)."""
 
 
 PROFILES: dict[str, Depth] = {
-    "smoke": Depth(authorizer_examples=10, producer_traces=3, broker_examples=10, broker_rounds=2, real_client_table=False),
-    "ci": Depth(authorizer_examples=100, producer_traces=15, broker_examples=50, broker_rounds=6),
-    "nightly": Depth(authorizer_examples=1000, producer_traces=100, broker_examples=500, broker_rounds=6),
+    "smoke": Depth(authorizer_examples=10, producer_traces=3, broker_examples=20, broker_rounds=2, real_client_table=False),
+    "ci": Depth(authorizer_examples=100, producer_traces=15, broker_examples=100, broker_rounds=6),
+    "nightly": Depth(authorizer_examples=1000, producer_traces=100, broker_examples=1000, broker_rounds=6),
 }
 DEFAULT_PROFILE = "ci"
 
-Progress = Callable[[str], None]
 
 
 def run_report(
@@ -70,7 +71,7 @@ def run_report(
     seed: int | None = None,
     failures_dir: str | Path | None = None,
     timeout: float | None = None,
-    on_progress: Progress | None = None,
+    progress: ProgressSink | None = None,
 ) -> Report:
     """Run the chosen suites over their targets and return the :class:`Report`.
 
@@ -79,7 +80,9 @@ def run_report(
     ``brokers`` narrow the producer suite's client x broker pairs.  Without any
     of them, every suite runs on the fast defaults this machine can run (see
     :mod:`.plan`); ``all_runnable`` adds the JVM targets.  Minimal cases are saved
-    under ``failures_dir`` for ``kafka-conformance replay``.  Raises
+    under ``failures_dir`` for ``kafka-conformance replay``.  ``progress`` receives
+    every suite's :class:`~kafka_conformance.terminal.events.ProgressEvent` values,
+    and a note per target not run here and per column done.  Raises
     :class:`~.plan.ReportError` for bad input, before anything runs.
     """
     if profile not in PROFILES:
@@ -87,9 +90,9 @@ def run_report(
     depth = PROFILES[profile]
     plan = make_plan(suites=suites, targets=targets, clients=clients, brokers=brokers, kafka_version=kafka_version,
                      all_runnable=all_runnable, timeout=timeout)
-    say = on_progress or (lambda line: None)
+    say = _Say(progress)
     for gone in plan.not_run:
-        say(f"[{gone.suite}] {gone.target}: not run here: {gone.reason}")
+        say.note(gone.suite, gone.target, f"not run here: {gone.reason}")
     saves = Path(failures_dir) if failures_dir is not None else None
     started = time.monotonic()
     runs = []
@@ -108,9 +111,19 @@ def run_report(
     )
 
 
-def _done(say: Progress, column: Column) -> Column:
+@attrs.frozen
+class _Say:
+    """The report's own notes, as progress events beside the suites' (one sink for all)."""
+
+    sink: ProgressSink | None
+
+    def note(self, suite: str, target: str, message: str) -> None:
+        emit(self.sink, ProgressEvent(Kind.NOTE, f"{suite} {target}", message=message))
+
+
+def _done(say: _Say, column: Column) -> Column:
     counts = ", ".join(f"{n} {s.value}" for s in CellStatus if (n := sum(c.status is s for c in column.cells)))
-    say(f"[{column.suite}] {column.target} @ {column.release}: {counts or 'nothing'} in {column.duration_s:.1f}s")
+    say.note(column.suite, f"{column.target}@{column.release}", f"{counts or 'nothing'} in {column.duration_s:.1f}s")
     return column
 
 
@@ -120,17 +133,16 @@ def unrunnable(suite: str, target: str, release: str, problem: str, rows: tuple[
     return Column(suite, target, release, cells=cells, problem=problem)
 
 
-def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: Progress,
+def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
                       skipped: list[NotRun]) -> SuiteRun:
     from kafka_conformance.authorizer.check import check_authorizer
 
     rows = authorizer_rows()
     columns = []
     for target in plan.authorizers:
-        say(f"[authorizer] {target.spec}: running")
         try:
             report = check_authorizer(target, max_examples=depth.authorizer_examples, seed=seed,
-                                      failures_dir=saves / "authorizer" if saves is not None else None)
+                                      failures_dir=saves / "authorizer" if saves is not None else None, progress=say.sink)
         except TargetError as exc:
             release = str(target.capabilities.profile())
             columns.append(_done(say, unrunnable("authorizer", target.spec, release, str(exc), rows)))
@@ -140,7 +152,7 @@ def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | 
     return SuiteRun("authorizer", rows, tuple(columns))
 
 
-def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: Progress,
+def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
                     skipped: list[NotRun]) -> SuiteRun:
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
     from kafka_conformance.producer.check import check_producer
@@ -152,16 +164,15 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
     columns = []
     for client, broker, named in plan.producers:
         target = column_target(client, broker)
-        say(f"[producer] {target}: running")
         table = client == MODEL or depth.real_client_table
         try:
             report = check_producer(client, kafka_version=version, broker="test-broker" if broker == "model" else broker,
                                     max_examples=depth.producer_traces, seed=seed, table=table,
-                                    failures_dir=saves / "producer" if saves is not None else None)
+                                    failures_dir=saves / "producer" if saves is not None else None, progress=say.sink)
         except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
             if not named:
                 skipped.append(NotRun("producer", target, str(exc)))
-                say(f"[producer] {target}: not run here: {exc}")
+                say.note("producer", target, f"not run here: {exc}")
                 continue
             columns.append(_done(say, unrunnable("producer", target, version, str(exc), rows)))
             continue
@@ -171,7 +182,7 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
     return SuiteRun("producer", rows, tuple(columns))
 
 
-def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: Progress,
+def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
                   skipped: list[NotRun]) -> SuiteRun:
     from kafka_conformance.broker.check import check_broker
     from kafka_conformance.broker.targets import BrokerTargetError
@@ -180,15 +191,15 @@ def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None
     version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
     columns = []
     for target, named in plan.brokers:
-        say(f"[broker] {target}: running")
         folder = saves / "broker" if saves is not None else None
         try:
             report = check_broker(target, kafka_version=version, max_examples=depth.broker_examples,
-                                  max_rounds=depth.broker_rounds, seed=seed, failures_dir=folder, table=True)
+                                  max_rounds=depth.broker_rounds, seed=seed, failures_dir=folder, table=True,
+                                  progress=say.sink)
         except BrokerTargetError as exc:
             if not named:
                 skipped.append(NotRun("broker", target, str(exc)))
-                say(f"[broker] {target}: not run here: {exc}")
+                say.note("broker", target, f"not run here: {exc}")
                 continue
             columns.append(_done(say, unrunnable("broker", target, version, str(exc), rows)))
             continue

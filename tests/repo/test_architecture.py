@@ -65,15 +65,18 @@ UNITS: dict[str, set[str]] = {
     "conformance.format_report": {"reference.*"},
     "conformance.authorizer": {"reference.*", "adapters.protocol", "adapters.reference_adapter", "adapters.jsonlines",
                                "adapters.jvm", "adapters.timed", "adapters.reaper", "conformance.casefiles",
-                               "conformance.__init__"},
+                               "conformance.__init__", "conformance.terminal"},
     "conformance.producer": {"reference.*", "adapters.brokers", "adapters.clients", "adapters.go", "adapters.reaper",
-                             "conformance.casefiles"},
-    "conformance.broker": {"reference.*", "adapters.brokers", "adapters.go", "conformance.casefiles"},
+                             "conformance.casefiles", "conformance.terminal"},
+    "conformance.broker": {"reference.*", "adapters.brokers", "adapters.go", "conformance.casefiles", "conformance.terminal"},
+    # what a person sees while a suite runs: the suites report to it, it imports none of them
+    "conformance.terminal": set(),
     "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
-                           "conformance.producer", "conformance.broker", "conformance.casefiles", "conformance.__init__"},
+                           "conformance.producer", "conformance.broker", "conformance.casefiles", "conformance.__init__",
+                           "conformance.terminal"},
     "conformance.pytest_wire": {"conformance.producer", "conformance.broker"},
     "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},
@@ -82,7 +85,7 @@ UNITS: dict[str, set[str]] = {
         "__init__", "aggregate", "campaign", "fuzz", "generate", "hypothesis_draw", "manifest", "parquet_io",
         "shards", "shrink", "spark_job", "summary", "suites", "verdicts")},
 }
-HEAVY = ("pyspark", "py4j", "kafka", "confluent_kafka", "aiokafka", "pyarrow", "playwright")
+HEAVY = ("pyspark", "py4j", "kafka", "confluent_kafka", "aiokafka", "pyarrow", "playwright", "rich")
 
 
 def _part_of(module: str) -> str | None:

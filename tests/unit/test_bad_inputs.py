@@ -77,6 +77,7 @@ def _files(root: Path) -> None:
     write("report/no-status.json", json.dumps({"format": "kafka-conformance/report", "version": 1, "suites": [
         {"suite": "authorizer", "rows": [], "columns": [{"suite": "authorizer", "target": "t", "release": "4.3.0",
                                                           "cells": [{"row": "authorize"}]}]}]}))
+    write("report/ok.json", json.dumps({"format": "kafka-conformance/report", "version": 1, "profile": "smoke", "suites": []}))
     write("report/suites-string.json", json.dumps({"format": "kafka-conformance/report", "version": 1, "suites": "none"}))
     write("props/latin1.properties", b"acks=\xe9\n")
     write("props/no-equals.properties", "acks\n")
@@ -223,6 +224,12 @@ def _families(d: Path) -> Iterator[Bad]:
         "matrix-json": ("check", "matrix", "--json"),
         "broker-json": ("check", "broker", "--target", "test-broker", "--json"),
         "broker-junit": ("check", "broker", "--target", "test-broker", "--junit"),
+        # the one spelling every suite shares (the old ones above stay, deprecated)
+        "producer-report-json": ("check", "producer", "--client", "model", "--report-json"),
+        "producer-junit-xml": ("check", "producer", "--client", "model", "--junit-xml"),
+        "matrix-report-json": ("check", "matrix", "--report-json"),
+        "broker-report-json": ("check", "broker", "--target", "test-broker", "--report-json"),
+        "broker-junit-xml": ("check", "broker", "--target", "test-broker", "--junit-xml"),
         "fuzz-report-json": ("fuzz", "--target", "reference", "--cases", "2", "--out", f(d / "out-fuzz"), "--report-json"),
         "fuzz-report-md": ("fuzz", "--target", "reference", "--cases", "2", "--out", f(d / "out-fuzz"), "--report-md"),
         "selftest-json": ("selftest", "--json"),
@@ -297,6 +304,11 @@ def _families(d: Path) -> Iterator[Bad]:
         "broker-target": (("check", "broker", "--target", "bogus"), None),
         "broker-nothing": (("check", "broker", "--target", "test-broker", "--max-examples", "0"), "--table"),
         "report-suite": (("report", "--out", f(d / "out-report"), "--suite", "bogus"), "bogus"),
+        "report-render-md-missing": (("report", "--render-md-from", f(d / "case/missing.json")), "cannot read"),
+        "report-render-md-not-a-report": (("report", "--render-md-from", f(d / "case/list.json")), "not a kafka-conformance report"),
+        "report-update-doc-alone": (("report", "--update-doc", f(d / "a-file")), "--render-md-from"),
+        "report-update-doc-no-block": (("report", "--render-md-from", f(d / "report/ok.json"), "--update-doc", f(d / "a-file")),
+                                       "no generated block"),
         "report-profile": (("report", "--out", f(d / "out-report"), "--profile", "fast"), "fast"),
         "report-client": (("report", "--out", f(d / "out-report"), "--client", "bogus"), "bogus"),
         "report-broker": (("report", "--out", f(d / "out-report"), "--broker", "bogus"), "bogus"),

@@ -28,7 +28,12 @@ def test_a_divergence_exits_1_and_the_folder_holds_every_format(tmp_path: Path, 
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == sorted(FILES)
     assert f"report: {out / 'index.html'}" in stdout
     assert "verdict: diverges (1 column;" in stdout
-    assert f"[authorizer] {MUTANT}: running" in stderr  # one plain progress line per target
+    assert f"[authorizer {MUTANT}, Kafka " in stderr and "running" in stderr  # plain progress lines when piped
+    # The terminal summary: the page's data, its own writer (report/write_text.py), before the verdict.
+    summary = stdout.split(f"report: {out / 'index.html'}")[0]
+    assert "authorizer (" in summary and " diverges" in summary and "\ndivergences\n" in summary
+    assert "kafka-conformance replay " in summary
+    assert stdout.rstrip().splitlines()[-1].startswith("verdict: diverges")
     body = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert [s["suite"] for s in body["suites"]] == ["authorizer"]  # --target narrowed the suites
     saved = [d["saved_to"] for s in body["suites"] for c in s["columns"] for cell in c["cells"] for d in cell["divergences"]]
@@ -67,6 +72,8 @@ def test_the_model_producer_holds_and_exits_0(tmp_path: Path, capsys: pytest.Cap
     code, stdout, _ = _run(["report", "--quiet", "--out", str(tmp_path / "r"), "--client", "model", *FAST], capsys)
     assert code == 0, stdout
     assert "verdict: holds (1 column;" in stdout
+    assert "  model@4.3.0" in stdout and "holds" in stdout and "divergences" not in stdout
+    assert "WARNING" not in stdout and stdout.rstrip().splitlines()[-1].startswith("verdict: holds")
 
 
 def test_a_corrupt_baseline_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ def _run(*argv: str) -> int:
 
 def test_divergent_broker_exits_1_and_writes_reports(tmp_path: Path, tansu: RunningBroker, capsys: pytest.CaptureFixture[str]) -> None:
     code = _run("--target", f"bootstrap:{tansu.bootstrap}", "--table", "--max-examples", "20", "--max-rounds", "1",
-                "--seed", "5", "--json", str(tmp_path / "r.json"), "--junit", str(tmp_path / "r.xml"),
+                "--seed", "5", "--report-json", str(tmp_path / "r.json"), "--junit-xml", str(tmp_path / "r.xml"),
                 "--failures-dir", str(tmp_path / "cases"))
     out = capsys.readouterr().out
     assert code == 1

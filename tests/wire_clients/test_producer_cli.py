@@ -41,8 +41,8 @@ def test_missing_client_package_names_the_extra(monkeypatch, capsys) -> None:
 
 
 def test_model_client_conforms_with_reports_written(tmp_path, capsys) -> None:
-    code = _run("--client", "model", "--max-examples", "5", "--seed", "3", "--json", str(tmp_path / "r.json"),
-                "--junit", str(tmp_path / "r.xml"), "--failures-dir", str(tmp_path / "f"))
+    code = _run("--client", "model", "--max-examples", "5", "--seed", "3", "--report-json", str(tmp_path / "r.json"),
+                "--junit-xml", str(tmp_path / "r.xml"), "--failures-dir", str(tmp_path / "f"))
     out = capsys.readouterr().out
     assert code == 0, out
     body = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
@@ -84,7 +84,7 @@ def test_bad_numbers_are_rejected_by_the_parser(argv: list[str]) -> None:
 
 def test_matrix_runs_the_named_rows_and_judges_a_cfg_row(tmp_path, capsys) -> None:
     assert main(["check", "matrix", "--client", "kafka-python", "--row", "1", "--row", "22",
-                 "--json", str(tmp_path / "m.json"), "--failures-dir", str(tmp_path / "f")]) == 0
+                 "--report-json", str(tmp_path / "m.json"), "--failures-dir", str(tmp_path / "f")]) == 0
     out = capsys.readouterr().out
     assert "kafka-python@test-broker" in out
     body = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))

@@ -91,7 +91,7 @@ def test_check_broker_on_kfake_matches_the_recorded_findings(tmp_path: Path, go_
 
     report = tmp_path / "kfake.json"
     done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "check", "broker", "--target", "kfake",
-                           "--table", "--max-examples", "100", "--seed", "1", "--json", str(report)],
+                           "--table", "--max-examples", "100", "--seed", "1", "--report-json", str(report)],
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr  # diverges
     data = json.loads(report.read_text())

@@ -1,0 +1,53 @@
+"""The report on the terminal: the same data as the page, in lines a person reads after a run.
+
+One line per column (a target at its release) with its counts of cells by
+status, each divergence under it with the command that reproduces it, what
+could not run and why, the targets not run on this machine, and last the
+verdict line.  Notes about coverage are under a heading of their own, so a run
+that holds never ends with a line that reads like a warning.
+"""
+
+from __future__ import annotations
+
+from kafka_conformance.report.baseline import Comparison
+from kafka_conformance.report.model import CellStatus, Report
+from kafka_conformance.report.write_html import ICONS, WORDS
+
+__all__ = ["MAX_LISTED", "to_text"]
+
+MAX_LISTED = 20
+"""Divergences listed one by one on the terminal; the rest are in index.html."""
+
+
+def to_text(report: Report, comparison: Comparison | None = None) -> str:
+    out: list[str] = []
+    for run in report.suites:
+        if not run.columns:
+            continue
+        out.append(f"{run.suite} ({len(run.rows)} promises)")
+        width = max(len(f"{c.target}@{c.release}") for c in run.columns)
+        for col in run.columns:
+            counts = "  ".join(f"{ICONS[s]} {n} {WORDS[s]}" for s in CellStatus
+                               if (n := sum(cell.status is s for cell in col.cells)))
+            out.append(f"  {col.target + '@' + col.release:<{width}}  {counts or 'no cells'}")
+            if col.problem:
+                out.append(f"      could not run: {col.problem}")
+    listed = [(col, cell, d) for col, cell in report.cells() for d in cell.divergences]
+    if listed:
+        out += ["", "divergences"]
+        for col, cell, d in listed[:MAX_LISTED]:
+            out.append(f"  {col.id} / {cell.row}: {d.anomaly}: expected {d.expected}, got {d.actual}")
+            if d.replay:
+                out.append(f"      {d.replay}")
+        if len(listed) > MAX_LISTED:
+            out.append(f"  ... and {len(listed) - MAX_LISTED} more in index.html")
+    unrun = [(col, cell) for col, cell in report.cells() if cell.status is CellStatus.COULD_NOT_RUN and not col.problem]
+    if unrun:
+        out += ["", "could not run"]
+        out += [f"  {col.id} / {cell.row}: {cell.reason}" for col, cell in unrun[:MAX_LISTED]]
+    if report.not_run:
+        out += ["", "not run on this machine"]
+        out += [f"  {gone.suite} {gone.target}: {gone.reason}" for gone in report.not_run]
+    if comparison is not None:
+        out += ["", comparison.verdict_line()]
+    return "\n".join(out)

@@ -1,0 +1,120 @@
+"""The three suites speak with one voice: the same option names, the same default folder for
+saved cases, the old spellings still accepted with one deprecation line, the same verdict line
+and the same way of naming a random seed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.cli.args import DEFAULT_FAILURES
+from kafka_conformance.cli.main import _parser, main
+from kafka_conformance.terminal.verdict import seed_text, verdict_line
+
+SUITES = {
+    "authorizer": ("check", "authorizer", "--target", "reference"),
+    "producer": ("check", "producer", "--client", "model"),
+    "broker": ("check", "broker", "--target", "test-broker"),
+    "matrix": ("check", "matrix"),
+}
+
+
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_every_suite_accepts_the_same_option_names(suite: str, tmp_path: Path) -> None:
+    argv = [*SUITES[suite], "--report-json", str(tmp_path / "r.json"), "--failures-dir", str(tmp_path / "cases"), "--quiet"]
+    if suite != "matrix":  # the matrix has no JUnit writer
+        argv += ["--junit-xml", str(tmp_path / "j.xml"), "--seed", "3"]
+    args = _parser().parse_args(argv)
+    assert args.report_json == tmp_path / "r.json" and args.failures_dir == tmp_path / "cases" and args.quiet
+    if suite != "matrix":
+        assert args.junit_xml == tmp_path / "j.xml" and args.seed == 3
+
+
+@pytest.mark.parametrize("suite", sorted(SUITES))
+def test_every_suite_saves_cases_in_the_same_folder_by_default(suite: str) -> None:
+    assert _parser().parse_args(list(SUITES[suite])).failures_dir == DEFAULT_FAILURES
+
+
+@pytest.mark.parametrize(("suite", "old", "new"), [
+    ("producer", "--json", "report_json"), ("producer", "--junit", "junit_xml"), ("matrix", "--json", "report_json"),
+    ("broker", "--json", "report_json"), ("broker", "--junit", "junit_xml"),
+])
+def test_old_spellings_still_work_and_say_once_they_are_deprecated(suite: str, old: str, new: str, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    args = _parser().parse_args([*SUITES[suite], old, str(tmp_path / "f")])
+    assert getattr(args, new) == tmp_path / "f"
+    err = capsys.readouterr().err
+    assert err.count("deprecated") == 1 and f"{old} is deprecated; use --{new.replace('_', '-')}" in err
+
+
+@pytest.mark.parametrize("suite", ["producer", "broker"])
+def test_old_spellings_are_hidden_from_help(suite: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _parser().parse_args([*SUITES[suite][:2], "--help"])
+    out = capsys.readouterr().out
+    assert "--report-json" in out and "--junit-xml" in out and "--failures-dir" in out
+    assert "--json " not in out and "--junit " not in out
+
+
+def test_a_run_with_an_old_spelling_writes_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    code = main(["check", "producer", "--client", "model", "--max-examples", "2", "--seed", "1", "--quiet",
+                 "--json", str(report), "--failures-dir", str(tmp_path / "cases")])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert json.loads(report.read_text(encoding="utf-8"))["client"] == "model"
+    assert err.strip() == "kafka-conformance: warning: --json is deprecated; use --report-json"
+
+
+def test_a_producer_run_says_what_it_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "producer", "--client", "model", "--max-examples", "3", "--quiet",
+                 "--failures-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "seed random" in out and "seed None" not in out
+    assert "outside KIP-185's guarantee:" in out and "of 3 generated traces" in out
+    assert "coverage notes:" in out and "guarantees checked:" in out
+    assert out.splitlines()[-1].startswith("verdict: conforms — model, Kafka 4.3.0, seed random, 3 examples")
+
+
+def test_a_passing_authorizer_run_ends_with_its_verdict_not_a_warning(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "authorizer", "--target", "reference", "--max-examples", "2", "--quiet",
+                 "--failures-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "WARNING" not in out and "seed random" in out
+    last = out.splitlines()[-1]
+    assert last.startswith("verdict: conforms — reference, Kafka ") and "seed random" in last
+
+
+def test_the_verdict_line_reads_the_same_for_every_suite() -> None:
+    assert seed_text(None) == "seed random" and seed_text(0) == "seed 0"
+    assert verdict_line("conforms", target="test-broker, Kafka 4.3.0", seed=None, examples=1, seconds=0.25) == (
+        "verdict: conforms — test-broker, Kafka 4.3.0, seed random, 1 example, 0.2s")
+    assert verdict_line("diverges", target="tansu", seed=1, examples=40, seconds=2, detail="anomalies: a") == (
+        "verdict: diverges (anomalies: a) — tansu, seed 1, 40 examples, 2.0s")
+
+
+def test_check_authorizer_help_lists_the_target_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["check", "authorizer", "--help"])
+    out = capsys.readouterr().out
+    for kind in ("reference[:VERSION", "reference-indexed", "python:MODULE:FACTORY", "cmd:COMMAND", "jvm:CLASS",
+                 "kafka:VERSION", "kafka-default-by-type", "PYTHONPATH"):
+        assert kind in out, kind
+
+
+def test_explain_names_every_step_including_implication(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    acls = tmp_path / "acls.json"
+    acls.write_text(json.dumps({"acls": [{"principal": "User:alice", "host": "*", "operation": "READ", "permission": "ALLOW",
+                                          "resource_type": "TOPIC", "name": "payments", "pattern_type": "LITERAL"}]}))
+    assert main(["explain", str(acls), "--principal", "User:alice", "--operation", "DESCRIBE", "--resource-type", "TOPIC",
+                 "--name", "payments"]) == 0
+    out = capsys.readouterr().out
+    steps = out.split("steps that decided:\n", 1)[1].splitlines()
+    assert steps[0] == "  1. User:alice is not a super user (no super.users)"
+    assert "operation READ, which implies DESCRIBE" in steps[1] and "a DENY never implies" in steps[1]
+    assert steps[2].startswith("  3. no DENY ACL matches") and steps[3].startswith("  4. decided: ALLOWED")
