@@ -147,6 +147,8 @@ class Scan:
         "deny_prefix",
         "deny_prefix_lens",
         "deny_wild",
+        "keys_literal",
+        "keys_prefixed",
         "size",
     )
 
@@ -162,6 +164,11 @@ class Scan:
         """Denied literal names (``*`` excluded, it is in deny_wild) -> ACL count."""
         self.deny_prefix: dict[str, int] = {}
         self.deny_prefix_lens: dict[int, int] = {}
+        self.keys_literal: list[tuple[str, int]] | None = None
+        """``(name, seq)`` of ``allow_literal`` sorted by name: built by the first
+        by-type query that needs it (:mod:`.dominance`), then kept up to date."""
+        self.keys_prefixed: list[tuple[str, int]] | None = None
+        """The same for ``allow_prefixed``."""
         self.size = 0
 
     def update(self, seq: int, acl: AclBinding, adding: bool) -> bool:
@@ -171,11 +178,20 @@ class Scan:
         if acl.entry.permission_type is ALLOW:
             if ptype is LITERAL:
                 target = self.allow_literal
+                keys = self.keys_literal
                 if name == WILDCARD_RESOURCE:
                     _put(self.allow_wild, seq, acl, adding)
             else:
                 target = self.allow_prefixed if ptype is PREFIXED else self.allow_other
+                keys = self.keys_prefixed if ptype is PREFIXED else None
             _put(target, seq, acl, adding)
+            if keys is not None:
+                # A memmove of the list: linear, but in C, and only for scans a by-type
+                # query has read by name.
+                if adding:
+                    bisect.insort(keys, (name, seq))
+                else:
+                    del keys[bisect.bisect_left(keys, (name, seq))]
         elif ptype is LITERAL and name == WILDCARD_RESOURCE:
             _put(self.deny_wild, seq, acl, adding)
         elif ptype is LITERAL:
