@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -145,6 +145,32 @@ def test_one_deny_prefix_over_many_allows_is_skipped_in_one_jump(walk: str) -> N
     assert answer.rule is Rule.BY_TYPE_UNDOMINATED_ALLOW and answer.acls == (acls[-1],)
 
 
+POOL = ["a", "ab", "abc", "ax", "b", "*", "*a", "**", "é", "\U0010ffff", "\U0010ffffa", "a\U0010ffff", "a\U0010ffffz"]
+
+
+@pytest.mark.parametrize("walk", ["by-name only"], indirect=True)
+def test_two_allows_one_deny_prefix_every_combination(walk: str) -> None:
+    """Exhaustive small cases: a dominated ALLOW beside an undominated one, whichever
+    sorts first and whichever was added first; a wrong jump shows up here."""
+    context, profile, config = RequestContext(ALICE, "h"), PROFILES[-1], AuthorizerConfig()
+    for deny in POOL:
+        for first in POOL:
+            for second in POOL:
+                if first == second:
+                    continue
+                acls = [
+                    AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", first, "PREFIXED"),
+                    AclBinding.of("ALLOW", "User:*", "READ", "TOPIC", second, "LITERAL"),
+                    AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", second, "PREFIXED"),
+                    AclBinding.of("DENY", "User:alice", "READ", "TOPIC", deny, "PREFIXED"),
+                ]
+                index = IndexedAcls(acls)
+                for variant in (ByTypeVariant.INTERFACE_DEFAULT, ByTypeVariant.ACL_AUTHORIZER):
+                    want = authorize_by_resource_type(acls, context, AclOperation.READ, ResourceType.TOPIC, config, profile, variant)
+                    got = index.authorize_by_resource_type(context, AclOperation.READ, ResourceType.TOPIC, config, profile, variant)
+                    assert got == want, (deny, first, second, variant)
+
+
 @pytest.mark.parametrize("stem", ["a", "ab", "\U0010ffff", "a\U0010ffff", "\U0010ffff\U0010ffff", "é"])
 def test_after_bounds_exactly_the_names_a_stem_starts(stem: str) -> None:
     bound = dominance.after(stem)
@@ -163,9 +189,19 @@ def _interleaved() -> list[AclBinding]:
     return out
 
 
+def _blocks() -> list[AclBinding]:
+    """Each name's ACLs added together, '*' first: disjoint ranges in another order than the lookup's."""
+    return [
+        AclBinding.of("ALLOW", f"User:u{i}", "READ", "TOPIC", name, pattern)
+        for name, pattern in [("*", "LITERAL"), ("fo", "PREFIXED"), ("foo", "LITERAL"), ("f", "PREFIXED")]
+        for i in range(3)
+    ]
+
+
 @pytest.mark.parametrize("profile", PROFILES, ids=str)
-def test_no_acl_applied_lists_r_as_the_spec_does(profile: Profile) -> None:
-    acls = _interleaved()
+@pytest.mark.parametrize("make", [_interleaved, _blocks])
+def test_no_acl_applied_lists_r_as_the_spec_does(profile: Profile, make: Callable[[], list[AclBinding]]) -> None:
+    acls = make()
     index = IndexedAcls(acls)
     context = RequestContext(ALICE, "10.0.0.99")
     for name in ["foo", "fooz", "fo", "x", "*", "*x"]:
@@ -176,6 +212,7 @@ def test_no_acl_applied_lists_r_as_the_spec_does(profile: Profile) -> None:
             assert got == want and want == got
             assert hash(got) == hash(want) and repr(got) == repr(want)
             assert tuple(got.acls) == want.acls and len(got.acls) == len(want.acls)
+            assert got.explain() == want.explain()
 
 
 def test_a_given_answer_does_not_change_with_the_index() -> None:
