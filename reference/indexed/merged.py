@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import itertools
 import operator
 from collections.abc import Iterator, Sequence
 from typing import overload
@@ -106,8 +107,8 @@ def _merge(group: tuple[Part, ...]) -> tuple[AclBinding, ...]:
     if len(group) == 1:
         return group[0][1]
     ordered = sorted(group, key=lambda part: part[0][0])
-    if all(a[0][-1] < b[0][0] for a, b in zip(ordered, ordered[1:])):
+    if all(a[0][-1] < b[0][0] for a, b in itertools.pairwise(ordered)):
         # tuple + tuple copies in C; tuple(chain(...)) iterates in Python, 8x slower
         return functools.reduce(operator.add, [part[1] for part in ordered])
-    streams = [zip(seqs, acls) for seqs, acls in group]
+    streams = [zip(seqs, acls, strict=True) for seqs, acls in group]
     return tuple(acl for _, acl in heapq.merge(*streams, key=operator.itemgetter(0)))

@@ -232,11 +232,12 @@ def test_view_behaves_as_the_tuple() -> None:
     acls = _interleaved()
     view = MergedAcls([[((3, 7), (acls[3], acls[7])), ((1, 5), (acls[1], acls[5]))], [((9,), (acls[9],))]])
     plain = (acls[1], acls[3], acls[5], acls[7], acls[9])
-    assert view == plain and plain == view and not (view != plain)
+    assert view == plain and plain == view and (view != plain) is False
     assert view != plain[:4] and view != plain[::-1] and view != list(plain)
     assert hash(view) == hash(plain) and repr(view) == repr(plain) and len(view) == 5 and bool(view)
     assert view[0] == acls[1] and view[-1] == acls[9] and view[:2] == plain[:2] and acls[5] in view
-    assert view + (acls[0],) == plain + (acls[0],) and (acls[0],) + view == (acls[0],) + plain
+    extra = (acls[0],)
+    assert view + extra == (*plain, acls[0]) and extra + view == (acls[0], *plain)
     assert pickle.loads(pickle.dumps(view)) == plain and type(pickle.loads(pickle.dumps(view))) is tuple
     assert copy.deepcopy(view) == plain and list(view) == list(plain)
     assert not MergedAcls([]) and MergedAcls([]) == ()
