@@ -14,10 +14,13 @@ to that for every profile flag.
 Costs: an action does one dict lookup per distinct PREFIXED name length that
 fits the name, plus at most two principal and four host lookups per matching
 bucket; adding or removing an
-ACL (a KIP-801 record) touches a constant number of dicts.  One case is
-inherently linear: when ACLs match the resource but none applies, the spec's
-answer lists *all* of R; that tuple is built once per (name, profile mode) and
-memoised until the resource type next changes.
+ACL (a KIP-801 record) touches a constant number of dicts.  When ACLs match
+the resource but none applies, the spec's answer lists *all* of R: that list is
+handed out as a :class:`~.merged.MergedAcls`, a view over the buckets' cached
+snapshots that compares, hashes, prints and pickles as the spec's tuple and is
+merged (O(|R|), once) only when read, so a cold answer costs the number of
+buckets, not of ACLs.  ``authorizeByResourceType``'s search for an undominated
+ALLOW skips every name a DENY prefix dominates at once (:mod:`.dominance`).
 
 Fallbacks to the spec, by design: none for the supported inputs.  For the
 KAFKA-14265 walk (3.2.0-3.3.0) when a name of the type contains lone UTF-16
