@@ -48,10 +48,15 @@ from kafka_conformance.reference.authorizer.records import _ILLEGAL_STATE, AclSt
 from kafka_conformance.reference.errors import AclValueError, AuthorizerError
 from kafka_conformance.reference.indexed.by_type import by_resource_type
 from kafka_conformance.reference.indexed.decide import decide_indexed
+from kafka_conformance.reference.indexed.dominance import sorted_keys
 from kafka_conformance.reference.indexed.index import PrincipalKey, TypeIndex
 from kafka_conformance.reference.indexed.lookup import merge_buckets
 
-__all__ = ["IndexedAcls"]
+__all__ = ["EAGER_KEYS", "IndexedAcls"]
+
+EAGER_KEYS = 1024
+"""From this many ACLs a bulk load (the constructor, ``load_snapshot``) sorts the
+by-type keys of :mod:`.dominance` at once; smaller sets sort them on first use."""
 
 
 class IndexedAcls(AclStore):
@@ -82,6 +87,13 @@ class IndexedAcls(AclStore):
                 self.add(self._auto_id(), item)
             else:
                 self.add(item[0], item[1])
+        if len(self.by_id) >= EAGER_KEYS:
+            # A bulk load sorts every scan's by-type keys once, here, instead of
+            # charging the first by-type query with it; later records keep them.
+            for index in self._types.values():
+                for scan in index.scan.values():
+                    sorted_keys((scan, True))
+                    sorted_keys((scan, False))
 
     @classmethod
     def from_snapshot(cls, snapshot: Mapping[str, AclBinding]) -> IndexedAcls:
