@@ -253,3 +253,35 @@ def test_view_behaves_as_the_tuple() -> None:
     assert pickle.loads(pickle.dumps(view)) == plain and type(pickle.loads(pickle.dumps(view))) is tuple
     assert copy.deepcopy(view) == plain and list(view) == list(plain)
     assert not MergedAcls([]) and MergedAcls([]) == ()
+
+
+def test_records_after_a_bulk_load_reach_the_sorted_keys(walk: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The only undominated ALLOW arrives (and leaves) by record after the keys were sorted."""
+    monkeypatch.setattr(acls_module, "EAGER_KEYS", 1)
+    base = [AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", f"res-{i}", "PREFIXED" if i % 5 else "LITERAL") for i in range(50)]
+    base.append(AclBinding.of("DENY", "User:alice", "READ", "TOPIC", "res-", "PREFIXED"))
+    store = AclStore()
+    for n, acl in enumerate(base):
+        store.apply(AddAcl(f"b{n}", acl))
+    index = IndexedAcls(store.by_id)
+    late = [
+        AddAcl("x1", AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "other", "LITERAL")),
+        AddAcl("x2", AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "res", "PREFIXED")),
+        RemoveAcl("x1"),
+        AddAcl("x3", AclBinding.of("DENY", "User:alice", "READ", "TOPIC", "r", "PREFIXED")),
+        AddAcl("x4", AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "res-9", "LITERAL")),
+        RemoveAcl("x3"),
+        RemoveAcl("x2"),
+        AddAcl("x1", AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "other", "LITERAL")),
+    ]
+    seen = set()
+    for record in late:
+        store.apply(record)
+        index.apply(record)
+        _same_by_type(store.bindings(), index, PROFILES[-1])
+        answer = index.authorize_by_resource_type(
+            RequestContext(ALICE, "h"), AclOperation.READ, ResourceType.TOPIC, AuthorizerConfig(), PROFILES[-1],
+            ByTypeVariant.INTERFACE_DEFAULT,
+        )
+        seen.add(answer.rule)
+    assert seen == {Rule.BY_TYPE_UNDOMINATED_ALLOW, Rule.BY_TYPE_NO_UNDOMINATED_ALLOW}
