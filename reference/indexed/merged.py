@@ -42,8 +42,16 @@ class MergedAcls(Sequence[AclBinding]):
     __slots__ = ("_groups", "_len", "_merged")
 
     def __init__(self, groups: Sequence[Sequence[Part]]) -> None:
-        self._groups = tuple(tuple(group) for group in groups)
-        self._len = sum(len(part[1]) for group in self._groups for part in group)
+        # Plain loops: this runs on every cold answer, where generator frames show.
+        frozen = []
+        size = 0
+        for group in groups:
+            parts = tuple(group)
+            for part in parts:
+                size += len(part[1])
+            frozen.append(parts)
+        self._groups = tuple(frozen)
+        self._len = size
         self._merged: tuple[AclBinding, ...] | None = None
 
     def as_tuple(self) -> tuple[AclBinding, ...]:
