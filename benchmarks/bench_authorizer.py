@@ -25,15 +25,24 @@ Queries (each timed call by call with ``perf_counter_ns``; median and p99):
   ``User:test-user<k>`` from 127.0.0.1 (ALLOWED or DENIED by an ACL).
 * ``write-cold``: WRITE on a different random resource each call, so the
   memoised R never helps: the cost of building R from scratch.
+* ``write-cold, R read``: the same, and the answer's ACL list is read in full
+  (the indexed engine hands R out as a lazily merged view, :mod:`.merged`;
+  reading it costs O(|R|) once, which this row shows).
 * ``by-type/<variant>``: Kafka's ``testAuthorizeByResourceType``, READ on TOPIC
   by ``User:test-user`` from 127.0.0.2.  Marked ``[all dominated]`` when the
   data happens to hold a DENY for 127.0.0.2 on PREFIXED ``foo-bar35_resource-``:
-  then every allow the scan meets is dominated and it is linear (worst case).
+  then every allow is dominated, the spec's scan (Kafka's default) tests them all,
+  and the indexed search jumps over them by name (``reference/indexed/dominance.py``).
 * ``add+remove``: one KIP-801 record pair (a new ACL added, then removed).
 
 The spec (``authorize.decide`` and ``by_resource_type`` over a list, a full scan
 per call) is timed only at sizes up to ``--spec-max`` and with ``--spec-calls``
 calls; its ground truth is never timed (its candidate enumeration is quadratic).
+``--seeds 1-10`` times only the by-type queries, on each data seed at the first
+size, indexed against the spec (the interface default algorithm is Kafka's
+default), and prints per seed and the worst seed's ratio spec median / indexed
+median, with the indexed p99 and first call (which builds the sorted keys).
+
 Not a test: no assertions.
 """
 
@@ -204,6 +213,13 @@ def run_size(args: argparse.Namespace, resources: int, rows: list[list[str]]) ->
             fresh = itertools.cycle(cold)
             samples = timed(lambda a=authz, f=fresh: a.authorize(jmh_context, next(f)), min(calls, len(cold)), clock)
             add_row(rows, label, size, len(acls), "write-cold (R not memoised)", samples)
+            fresh = itertools.cycle(cold[::-1])
+            samples = timed(
+                lambda a=authz, f=fresh: [tuple(d.acls) for d in a.authorize(jmh_context, next(f))],
+                min(calls, len(cold)),
+                clock,
+            )
+            add_row(rows, label, size, len(acls), "write-cold, R read (listed)", samples)
             variants = [ByTypeVariant.INTERFACE_DEFAULT, ByTypeVariant.ACL_AUTHORIZER]
             if label == "indexed" and args.truth:
                 variants.append(ByTypeVariant.GROUND_TRUTH)
@@ -227,6 +243,64 @@ def run_size(args: argparse.Namespace, resources: int, rows: list[list[str]]) ->
     return jmh_median
 
 
+def parse_seeds(text: str) -> list[int]:
+    """``1-10`` or ``1,3,7``."""
+    if "-" in text:
+        low, high = text.split("-")
+        return list(range(int(low), int(high) + 1))
+    return [int(t) for t in text.split(",") if t]
+
+
+def run_seeds(args: argparse.Namespace, resources: int) -> None:
+    """The by-type queries on several data seeds: the worst seed, not the best."""
+    profile = profile_for("4.3.0", "standard")
+    clock = CLOCKS[args.clock]
+    context = RequestContext(USER, "127.0.0.2")
+    host_deny = AclBinding(
+        ResourcePattern(ResourceType.TOPIC, PREFIX, PatternType.PREFIXED),
+        AccessControlEntry(str(USER), "127.0.0.2", READ, DENY),
+    )
+    print(
+        "| seed | all dominated | variant | spec median µs | indexed first µs | indexed median µs "
+        "| indexed p99 µs | ratio (median) | ratio (p99) |"
+    )
+    print("|---:|---|---|---:|---:|---:|---:|---:|---:|")
+    worst: dict[str, tuple[float, float, int]] = {}
+    for seed in parse_seeds(args.seeds):
+        acls = dict(benchmark_acls(resources, args.acl_count, args.deny, args.host_pre_count, seed))
+        dominated = host_deny in acls.values()
+        indexed = IndexedAuthorizer(profile)
+        indexed.load_snapshot(acls)
+        indexed.complete_initial_load()
+        spec = SpecEvaluator(list(acls.values()), profile)
+        for variant in (ByTypeVariant.INTERFACE_DEFAULT, ByTypeVariant.ACL_AUTHORIZER):
+            gc.collect()
+            gc.disable()
+            try:
+                calls: list[tuple[IndexedAuthorizer | SpecEvaluator, int]] = [
+                    (indexed, 1), (indexed, args.by_type_calls), (spec, args.spec_calls)
+                ]
+                first, fast, slow = (
+                    timed(lambda a=authz, v=variant: a.authorize_by_resource_type(context, READ, ResourceType.TOPIC, v), n, clock)
+                    for authz, n in calls
+                )
+            finally:
+                gc.enable()
+            median, p99 = summary(fast)
+            first_call = first[0]
+            spec_median = statistics.median(slow)
+            ratio, ratio_p99 = spec_median / median, spec_median / p99
+            print(
+                f"| {seed} | {'yes' if dominated else 'no'} | {variant.value} | {spec_median:,.1f} | {first_call:,.1f} "
+                f"| {median:,.1f} | {p99:,.1f} | {ratio:,.0f}x | {ratio_p99:,.0f}x |",
+                flush=True,
+            )
+            if variant.value not in worst or ratio < worst[variant.value][0]:
+                worst[variant.value] = (ratio, ratio_p99, seed)
+    for name, (ratio, ratio_p99, seed) in worst.items():
+        print(f"\nworst seed for by-type/{name}: seed {seed}, spec/indexed median ratio {ratio:,.0f}x (p99 {ratio_p99:,.0f}x)")
+
+
 def add_row(rows: list[list[str]], label: str, size: str, acls: int, query: str, samples: list[float]) -> None:
     median, p99 = summary(samples)
     rows.append([label, size, f"{acls:,}", query, f"{median:,.1f}", f"{p99:,.1f}", str(len(samples))])
@@ -246,6 +320,7 @@ def main() -> None:
     parser.add_argument("--truth", action="store_true", help="also time the ground-truth by-type variant (slow)")
     parser.add_argument("--truth-calls", type=int, default=3, help="timed ground-truth calls")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", default="", help="by-type only, on these data seeds (1-10 or 1,3,7) at the first size")
     parser.add_argument(
         "--clock",
         choices=sorted(CLOCKS),
@@ -259,6 +334,9 @@ def main() -> None:
         f"aclCount={args.acl_count} deny={args.deny}% hostPreCount={args.host_pre_count} clock={args.clock}",
         flush=True,
     )
+    if args.seeds:
+        run_seeds(args, sizes[0])
+        return
     rows: list[list[str]] = []
     medians = {size: run_size(args, size, rows) for size in sizes}
     print()

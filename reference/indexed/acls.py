@@ -14,10 +14,13 @@ to that for every profile flag.
 Costs: an action does one dict lookup per distinct PREFIXED name length that
 fits the name, plus at most two principal and four host lookups per matching
 bucket; adding or removing an
-ACL (a KIP-801 record) touches a constant number of dicts.  One case is
-inherently linear: when ACLs match the resource but none applies, the spec's
-answer lists *all* of R; that tuple is built once per (name, profile mode) and
-memoised until the resource type next changes.
+ACL (a KIP-801 record) touches a constant number of dicts.  When ACLs match
+the resource but none applies, the spec's answer lists *all* of R: that list is
+handed out as a :class:`~.merged.MergedAcls`, a view over the buckets' cached
+snapshots that compares, hashes, prints and pickles as the spec's tuple and is
+merged (O(|R|), once) only when read, so a cold answer costs the number of
+buckets, not of ACLs.  ``authorizeByResourceType``'s search for an undominated
+ALLOW skips every name a DENY prefix dominates at once (:mod:`.dominance`).
 
 Fallbacks to the spec, by design: none for the supported inputs.  For the
 KAFKA-14265 walk (3.2.0-3.3.0) when a name of the type contains lone UTF-16
@@ -45,10 +48,15 @@ from kafka_conformance.reference.authorizer.records import _ILLEGAL_STATE, AclSt
 from kafka_conformance.reference.errors import AclValueError, AuthorizerError
 from kafka_conformance.reference.indexed.by_type import by_resource_type
 from kafka_conformance.reference.indexed.decide import decide_indexed
+from kafka_conformance.reference.indexed.dominance import sorted_keys
 from kafka_conformance.reference.indexed.index import PrincipalKey, TypeIndex
 from kafka_conformance.reference.indexed.lookup import merge_buckets
 
-__all__ = ["IndexedAcls"]
+__all__ = ["EAGER_KEYS", "IndexedAcls"]
+
+EAGER_KEYS = 1024
+"""From this many ACLs a bulk load (the constructor, ``load_snapshot``) sorts the
+by-type keys of :mod:`.dominance` at once; smaller sets sort them on first use."""
 
 
 class IndexedAcls(AclStore):
@@ -79,6 +87,13 @@ class IndexedAcls(AclStore):
                 self.add(self._auto_id(), item)
             else:
                 self.add(item[0], item[1])
+        if len(self.by_id) >= EAGER_KEYS:
+            # A bulk load sorts every scan's by-type keys once, here, instead of
+            # charging the first by-type query with it; later records keep them.
+            for index in self._types.values():
+                for scan in index.scan.values():
+                    sorted_keys((scan, True))
+                    sorted_keys((scan, False))
 
     @classmethod
     def from_snapshot(cls, snapshot: Mapping[str, AclBinding]) -> IndexedAcls:

@@ -13,8 +13,9 @@ question to them:
 * "first allow not dominated": the first that passes in insertion order
   across the scans wins, which is what the spec's ``setdefault``-then-iterate
   amounts to.  Domination tests only the denied prefix lengths that exist.
-  Worst case (every allow dominated) this is still linear in the caller's
-  allows, like Kafka's own default (which is linear in all ACLs of the type).
+  :mod:`.dominance` searches it both in insertion order and by name (jumping
+  over every name a DENY prefix dominates at once), so data where a DENY
+  prefix dominates every allow costs a few steps, not one test per allow.
 * ground truth: the spec's candidate names (computed here from sorted names,
   identical list, memoised per type) decided one by one with the indexed
   ``decide``.
@@ -51,6 +52,7 @@ from kafka_conformance.reference.authorizer.decision import (
     Rule,
 )
 from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.indexed.dominance import first_accepted
 from kafka_conformance.reference.indexed.index import PrincipalKey, Scan, TypeIndex
 
 __all__ = ["IndexedAuthorize", "by_resource_type", "candidate_names", "principal_key"]
@@ -111,17 +113,21 @@ class _Applicable:
         self.deny_literal = [s.deny_literal for s in self.scans if s.deny_literal]
         self.lens = sorted({k for s in self.scans for k in s.deny_prefix_lens if k > 0})
 
-    def dominated(self, name: str) -> bool:
-        """``by_resource_type._dominated``: a non-empty prefix of name is denied."""
+    def dominating(self, name: str) -> str | None:
+        """The shortest non-empty prefix of ``name`` that is denied (None: undominated)."""
         size = len(name)
         for k in self.lens:
             if k > size:
-                return False
+                return None
             stem = name[:k]
             for denied in self.deny_prefix:
                 if stem in denied:
-                    return True
-        return False
+                    return stem
+        return None
+
+    def dominated(self, name: str) -> bool:
+        """``by_resource_type._dominated``: a non-empty prefix of name is denied."""
+        return self.dominating(name) is not None
 
     def literal_denied(self, name: str) -> bool:
         # A loop, not any(<genexpr>): this runs once per allow on the by-type hot path.
@@ -165,28 +171,6 @@ def _extreme(maps: Sequence[dict[int, AclBinding] | None], *, last: bool) -> Acl
     return None if best is None else best[1]
 
 
-def _first_accepted(
-    maps: list[dict[int, AclBinding]], accept: Callable[[AclBinding], Rule | None]
-) -> Decision | None:
-    """ALLOWED for the first ACL, in insertion order across the seq-keyed ``maps``,
-    that ``accept`` gives a rule; None if there is none.
-
-    Each map is walked in its own order and left once past the best found so
-    far, so no more ACLs are tested than a merged walk would test, without the
-    cost of merging.
-    """
-    best: tuple[int, AclBinding, Rule] | None = None
-    for m in maps:
-        for seq, acl in m.items():
-            if best is not None and seq > best[0]:
-                break
-            rule = accept(acl)
-            if rule is not None:
-                best = (seq, acl, rule)
-                break
-    return None if best is None else Decision(ALLOWED, best[2], (best[1],))
-
-
 def _interface_default(
     index: TypeIndex | None,
     authorize: IndexedAuthorize,
@@ -213,9 +197,9 @@ def _interface_default(
     allow = _extreme([s.allow_wild for s in app.scans], last=False)
     if allow is not None:
         return Decision(ALLOWED, Rule.BY_TYPE_WILDCARD_ALLOW, (allow,))
-    found = _first_accepted([s.allow_prefixed for s in app.scans], app.default_prefix_allow)
+    found = first_accepted([(s, False) for s in app.scans], app.default_prefix_allow, app.dominating)
     if found is None:
-        found = _first_accepted([s.allow_literal for s in app.scans], app.default_literal_allow)
+        found = first_accepted([(s, True) for s in app.scans], app.default_literal_allow, app.dominating)
     return found or Decision(DENIED, Rule.BY_TYPE_NO_UNDOMINATED_ALLOW)
 
 
@@ -245,8 +229,8 @@ def _acl_authorizer(
         if first is not None:
             return Decision(ALLOWED, Rule.BY_TYPE_UNDOMINATED_ALLOW, (first,))
         return Decision(DENIED, Rule.BY_TYPE_NO_UNDOMINATED_ALLOW)
-    streams = [m for s in app.scans for m in (s.allow_prefixed, s.allow_literal)]
-    found = _first_accepted(streams, app.acl_authorizer_allow)
+    streams = [(s, literal) for s in app.scans for literal in (False, True)]
+    found = first_accepted(streams, app.acl_authorizer_allow, app.dominating)
     return found or Decision(DENIED, Rule.BY_TYPE_NO_UNDOMINATED_ALLOW)
 
 

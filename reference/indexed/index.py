@@ -35,6 +35,7 @@ from kafka_conformance.reference.acl.values import (
     PatternType,
 )
 from kafka_conformance.reference.authorizer.decide import _java_order
+from kafka_conformance.reference.indexed.merged import MergedAcls
 
 __all__ = ["Bucket", "PrincipalKey", "Scan", "ScanKey", "TypeIndex", "has_surrogate"]
 
@@ -73,7 +74,7 @@ def _dec(counts: dict[_K, int], key: _K) -> bool:
 class Bucket:
     """The ACLs of one (resource type, pattern type, name), in insertion order."""
 
-    __slots__ = ("_tuple", "bad", "entries", "who")
+    __slots__ = ("_snapshot", "bad", "entries", "who")
 
     def __init__(self) -> None:
         self.entries: dict[int, AclBinding] = {}
@@ -81,13 +82,22 @@ class Bucket:
         """Parseable (or ``User:*``) principals -> host -> entries: the callers they can apply to."""
         self.bad: dict[int, AclBinding] = {}
         """Principals without a colon: evaluating them raises, whoever asks."""
-        self._tuple: tuple[AclBinding, ...] | None = None
+        self._snapshot: tuple[tuple[int, ...], tuple[AclBinding, ...]] | None = None
+
+    def snapshot(self) -> tuple[tuple[int, ...], tuple[AclBinding, ...]]:
+        """(sequence numbers, entries) in order, as immutable tuples.
+
+        Cached until the bucket changes: R is often one big bucket ('*') shared by
+        every name, and a lazily merged R (:class:`~.merged.MergedAcls`) holds these
+        tuples instead of copying them, so later changes never alter an answer given.
+        """
+        if self._snapshot is None:
+            self._snapshot = (tuple(self.entries), tuple(self.entries.values()))
+        return self._snapshot
 
     def as_tuple(self) -> tuple[AclBinding, ...]:
-        """All entries in order; cached because R is often one big bucket ('*')."""
-        if self._tuple is None:
-            self._tuple = tuple(self.entries.values())
-        return self._tuple
+        """All entries in order (the cached snapshot's)."""
+        return self.snapshot()[1]
 
     def first_seq(self) -> int:
         return next(iter(self.entries))
@@ -97,7 +107,7 @@ class Bucket:
 
     def add(self, seq: int, acl: AclBinding, principal: PrincipalKey | None) -> None:
         self.entries[seq] = acl
-        self._tuple = None
+        self._snapshot = None
         if principal is None:
             self.bad[seq] = acl
         else:
@@ -107,7 +117,7 @@ class Bucket:
     def remove(self, seq: int, acl: AclBinding, principal: PrincipalKey | None) -> bool:
         """Remove one entry; True when the bucket is now empty."""
         del self.entries[seq]
-        self._tuple = None
+        self._snapshot = None
         if principal is None:
             del self.bad[seq]
         else:
@@ -137,6 +147,8 @@ class Scan:
         "deny_prefix",
         "deny_prefix_lens",
         "deny_wild",
+        "keys_literal",
+        "keys_prefixed",
         "size",
     )
 
@@ -152,6 +164,11 @@ class Scan:
         """Denied literal names (``*`` excluded, it is in deny_wild) -> ACL count."""
         self.deny_prefix: dict[str, int] = {}
         self.deny_prefix_lens: dict[int, int] = {}
+        self.keys_literal: list[tuple[str, int]] | None = None
+        """``(name, seq)`` of ``allow_literal`` sorted by name: built by the first
+        by-type query that needs it (:mod:`.dominance`), then kept up to date."""
+        self.keys_prefixed: list[tuple[str, int]] | None = None
+        """The same for ``allow_prefixed``."""
         self.size = 0
 
     def update(self, seq: int, acl: AclBinding, adding: bool) -> bool:
@@ -161,11 +178,20 @@ class Scan:
         if acl.entry.permission_type is ALLOW:
             if ptype is LITERAL:
                 target = self.allow_literal
+                keys = self.keys_literal
                 if name == WILDCARD_RESOURCE:
                     _put(self.allow_wild, seq, acl, adding)
             else:
                 target = self.allow_prefixed if ptype is PREFIXED else self.allow_other
+                keys = self.keys_prefixed if ptype is PREFIXED else None
             _put(target, seq, acl, adding)
+            if keys is not None:
+                # A memmove of the list: linear, but in C, and only for scans a by-type
+                # query has read by name.
+                if adding:
+                    bisect.insort(keys, (name, seq))
+                else:
+                    del keys[bisect.bisect_left(keys, (name, seq))]
         elif ptype is LITERAL and name == WILDCARD_RESOURCE:
             _put(self.deny_wild, seq, acl, adding)
         elif ptype is LITERAL:
@@ -196,7 +222,7 @@ class TypeIndex:
         self.bad_by_host: dict[str, dict[int, AclBinding]] = {}
         self.size = 0
         self.surrogate_names = 0
-        self.r_cache: dict[tuple[str, int], tuple[AclBinding, ...]] = {}
+        self.r_cache: dict[tuple[str, int], MergedAcls] = {}
         """Memoised set R per (name, matching mode); cleared on every change."""
         self.r_cache_weight = 0
         self.r_seen: set[tuple[str, int]] = set()

@@ -9,7 +9,8 @@ the ACLs within a group by insertion and puts the groups one after another, so
 ``(group, seq)`` is an ACL's position in the spec's list.
 
 The full list of R is needed only when no ACL applies (the spec's answer then
-lists it); :func:`r_tuple` builds it and memoises it per (name, profile mode).
+lists it); :func:`r_tuple` hands it out as a lazily merged view of the buckets
+(:mod:`.merged`), so that answer costs the number of buckets, not of ACLs.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ import functools
 import itertools
 import operator
 from collections.abc import Iterator
+from typing import cast
 
 from kafka_conformance.reference.acl.values import WILDCARD_RESOURCE, AclBinding, PatternType
 from kafka_conformance.reference.authorizer.decide import _java_order
 from kafka_conformance.reference.authorizer.profiles import Profile
 from kafka_conformance.reference.indexed.index import Bucket, TypeIndex
+from kafka_conformance.reference.indexed.merged import MergedAcls
 
 __all__ = ["Flags", "flags_for", "matching_buckets", "merge_buckets", "r_tuple", "shadowed_groups"]
 
@@ -182,30 +185,33 @@ def _group(index: TypeIndex, candidate: str, name: str) -> list[Bucket]:
 
 
 def r_tuple(index: TypeIndex, groups: list[list[Bucket]], name: str, flags: Flags) -> tuple[AclBinding, ...]:
-    """All of R in the spec's order, memoised per (name, mode) until the type changes.
+    """All of R in the spec's order, as a :class:`~.merged.MergedAcls` over the buckets'
+    snapshots: O(buckets), never O(|R|), until someone reads it.
 
-    The memo is bounded by entries and by the ACL references it holds, and
-    evicts oldest first.
+    Typed as the tuple it stands for (it compares, hashes, prints and pickles as
+    that tuple; see :mod:`.merged`).  Memoised per (name, mode) until the type
+    changes, so a repeated question that is also read materialises R once; the
+    memo is bounded by entries and by the ACL references its views stand for,
+    and evicts oldest first.
     """
     key = (name, flags.mode)
     cached = index.r_cache.get(key)
     if cached is None:
-        parts = [merge_buckets(group) for group in groups]
-        cached = functools.reduce(operator.add, parts)
+        cached = MergedAcls([[bucket.snapshot() for bucket in group] for group in groups])
         if key not in index.r_seen:
             # Memoise on the second request only: a name asked once (a scan over
             # many resources) would otherwise evict the hot ones.
             if len(index.r_seen) >= _R_CACHE_LIMIT:
                 index.r_seen.clear()
             index.r_seen.add(key)
-            return cached
+            return cast("tuple[AclBinding, ...]", cached)
         memo = index.r_cache
         while memo and (len(memo) >= _R_CACHE_LIMIT or index.r_cache_weight >= _R_CACHE_WEIGHT):
             # Evict the oldest entry: dropping all at once would stall one call.
             index.r_cache_weight -= len(memo.pop(next(iter(memo))))
         memo[key] = cached
         index.r_cache_weight += len(cached)
-    return cached
+    return cast("tuple[AclBinding, ...]", cached)
 
 
 def merge_buckets(group: list[Bucket]) -> tuple[AclBinding, ...]:
