@@ -25,6 +25,7 @@ import atexit
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from kafka_conformance.adapters.jsonlines.session import (
@@ -151,7 +152,7 @@ class SubprocessAuthorizer:
         except BaseException:
             self._needs_reset, self._generation = False, _LOST
             raise
-        return [_outcome(lambda r=r, op=op: self.session.unwrap(r, op)) for r, (op, _) in zip(responses, requests, strict=True)]
+        return [_outcome(partial(self.session.unwrap, r, op)) for r, (op, _) in zip(responses, requests, strict=True)]
 
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
         answer = self.authorize_batches([(context, actions)])[0]

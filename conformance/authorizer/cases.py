@@ -158,7 +158,7 @@ def _key(d: Any, fields: tuple[str, ...]) -> tuple[Any, ...] | None:
 def binding_from_json(d: dict[str, Any]) -> AclBinding:
     key = _key(d, _BINDING_FIELDS)
     if key is not None and (hit := _BINDINGS.get(key)) is not None:
-        return hit  # type: ignore[no-any-return]
+        return hit
     binding = decode_binding(d, "acl")
     return _BINDINGS.keep(key, binding) if key is not None else binding
 
@@ -170,7 +170,7 @@ def _context_to_json(c: RequestContext) -> dict[str, str]:
 def _context_from_json(d: dict[str, Any]) -> RequestContext:
     key = _key(d, ("principal", "host"))
     if key is not None and (hit := _CONTEXTS.get(key)) is not None:
-        return hit  # type: ignore[no-any-return]
+        return hit
     context = RequestContext(parse_principal(d["principal"]), d["host"])
     return _CONTEXTS.keep(key, context) if key is not None else context
 
@@ -182,7 +182,7 @@ def _action_to_json(a: Action) -> dict[str, str]:
 def _action_from_json(d: dict[str, Any]) -> Action:
     key = _key(d, ("operation", "resource_type", "name", "pattern_type"))
     if key is not None and (hit := _ACTIONS.get(key)) is not None:
-        return hit  # type: ignore[no-any-return]
+        return hit
     action = Action(
         AclOperation[d["operation"]],
         ResourcePattern(ResourceType[d["resource_type"]], d["name"], PatternType[d["pattern_type"]]),
