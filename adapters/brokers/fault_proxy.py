@@ -4,7 +4,8 @@ The test broker decides faults inside the broker; against a real broker the
 same :class:`~kafka_conformance.reference.traces.fault_plan.FaultPlan` is applied on
 the wire instead.  The proxy sits between the client and the broker and:
 
-* **rewrites broker addresses** in Metadata and FindCoordinator answers to its
+* **rewrites broker addresses** in Metadata and FindCoordinator answers, and the
+  new leaders' endpoints in Produce answers (KIP-951, v10 and later), to its
   own listeners (one per upstream broker, created as brokers are learnt), so the
   client never leaves the proxy;
 * **counts produce requests per partition** as they arrive (retries included),
@@ -276,6 +277,11 @@ class FaultProxy:
             conn.close()
         return len(live)
 
+    def address_for(self, host: str, port: int) -> str:
+        """The proxy's address for another upstream broker, listening from now on (a bootstrap
+        list naming every broker of a cluster, as a real deployment's does)."""
+        return f"127.0.0.1:{self._listener_for((host, port))}"
+
     # -- listeners ----------------------------------------------------------------
     def _listener_for(self, upstream: tuple[str, int]) -> int:
         with self._lock:
@@ -379,7 +385,15 @@ class FaultProxy:
                 for attempt_id, name, index in pending.attempts:
                     if (name, index) == (topic.name, part.index):
                         self._record(Response(attempt_id, _produce_error(part.error_code), part.base_offset, now))
-        return frame
+        endpoints = getattr(response, "node_endpoints", None) or []
+        if not endpoints:
+            return frame
+        # KIP-951 (Produce v10+): a NOT_LEADER_OR_FOLLOWER answer names the new leader's address;
+        # left as it is, the client would go round the proxy to the broker itself.
+        for endpoint in endpoints:
+            endpoint.host, endpoint.port = "127.0.0.1", self._listener_for((endpoint.host, endpoint.port))
+        encoded: bytes = response.encode(header=True, framed=False)
+        return encoded
 
     def _error_answer(self, request: Any, pending: _Pending, error: ProduceError) -> bytes:
         from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
