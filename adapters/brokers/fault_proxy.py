@@ -51,6 +51,8 @@ __all__ = ["FaultProxy", "ProxyError"]
 
 _PRODUCE, _METADATA, _FIND_COORDINATOR = 0, 3, 10
 _MAX_FRAME = 64 * 1024 * 1024
+_TOPIC_IDS = 13
+"""The first Produce version that names topics by id (KIP-516)."""
 
 
 class ProxyError(Exception):
@@ -65,8 +67,8 @@ class _Pending:
     api_key: int
     api_version: int
     rule: ProduceRule | None = None
-    attempts: tuple[tuple[int, str, int], ...] = ()
-    """(attempt id, topic, partition) per batch of a produce request."""
+    attempts: tuple[tuple[int, Any, int], ...] = ()
+    """(attempt id, topic name or id (Produce v13+), partition) per batch of a produce request."""
     ready: bytes | None = None
     close_after: bool = False
     release_at: float = 0.0
@@ -328,13 +330,14 @@ class FaultProxy:
         chosen: ProduceRule | None = None
         with self._lock:
             for topic in request.topic_data:
+                key = _topic_key(topic, pending.api_version)
                 for part in topic.partition_data:
                     rule = self.counter.next(part.index)
                     if chosen is None and rule.action is not Action.DELIVER:
                         chosen = rule
                     for batch in decode_batches(part.records):
                         attempt_id = next(self._attempt_ids)
-                        attempts.append((attempt_id, topic.name, part.index))
+                        attempts.append((attempt_id, key, part.index))
                         self.events.append(Attempt(attempt_id, tuple(v for _, v in batch.records), part.index,
                                                    batch.producer_id, batch.producer_epoch, batch.base_sequence, now))
         pending.attempts = tuple(attempts)
@@ -381,9 +384,10 @@ class FaultProxy:
             return self._error_answer(None, pending, rule.error or ProduceError.UNKNOWN_SERVER_ERROR)
         response = ProduceResponse[pending.api_version].decode(frame, header=True)
         for topic in response.responses:
+            key = _topic_key(topic, pending.api_version)
             for part in topic.partition_responses:
                 for attempt_id, name, index in pending.attempts:
-                    if (name, index) == (topic.name, part.index):
+                    if (name, index) == (key, part.index):
                         self._record(Response(attempt_id, _produce_error(part.error_code), part.base_offset, now))
         endpoints = getattr(response, "node_endpoints", None) or []
         if not endpoints:
@@ -407,17 +411,21 @@ class FaultProxy:
             self._record(Response(attempt_id, error, -1, now))
         if request is not None:
             for topic in request.topic_data:
+                key = _topic_key(topic, pending.api_version)
                 for part in topic.partition_data:
-                    by_topic.setdefault(topic.name, [])
-                    if part.index not in by_topic[topic.name]:
-                        by_topic[topic.name].append(part.index)
+                    by_topic.setdefault(key, [])
+                    if part.index not in by_topic[key]:
+                        by_topic[key].append(part.index)
         topic_cls = ProduceResponse.TopicProduceResponse
         part_cls = topic_cls.PartitionProduceResponse
+        # From v13 a topic is named by its id (KIP-516): an answer naming none would leave the
+        # client without an answer for its partition, and it would retry instead of failing.
+        by_id = pending.api_version >= _TOPIC_IDS
         response = ProduceResponse(
-            responses=[topic_cls(name=name, partition_responses=[
+            responses=[topic_cls(**({"topic_id": key} if by_id else {"name": key}), partition_responses=[
                 part_cls(index=i, error_code=error.code, base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
                          record_errors=[], error_message=None)
-                for i in parts]) for name, parts in by_topic.items()],
+                for i in parts]) for key, parts in by_topic.items()],
             throttle_time_ms=0,
             version=pending.api_version,
         )
@@ -444,6 +452,11 @@ class FaultProxy:
             response.host, response.port = "127.0.0.1", self._listener_for((response.host, response.port))
         encoded: bytes = response.encode(header=True, framed=False)
         return encoded
+
+
+def _topic_key(topic: Any, version: int) -> Any:
+    """What names a topic in a Produce request or answer: its name, or its id from v13 on."""
+    return topic.topic_id if version >= _TOPIC_IDS else topic.name
 
 
 def _stall(pending: _Pending) -> None:

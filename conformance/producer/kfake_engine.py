@@ -84,12 +84,12 @@ def kfake_refusal(trace: ProducerTrace, brokers: int) -> str | None:
     never = sorted({s.action for s in steps if s.action in _NEVER}, key=lambda a: a.value)
     if never:
         return "; ".join(f"kfake cannot take {a.value}: {_NEVER[a]}" for a in never)
-    down: set[int] = set()
+    down: set[int | None] = set()
     for step in steps:
         if step.action is ClusterAction.RESTART:
-            down.discard(step.broker)  # type: ignore[arg-type]
+            down.discard(step.broker)
         elif step.action is ClusterAction.CRASH:
-            down.add(step.broker)  # type: ignore[arg-type]
+            down.add(step.broker)
             for p in range(spec.partitions):
                 if set(placement(p, brokers, spec.replication_factor)) <= down:
                     return (f"kfake cannot take this crash: partition {p} (replication factor {spec.replication_factor}) "

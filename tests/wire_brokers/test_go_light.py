@@ -1,7 +1,7 @@
 """The light version, in the gate, of the ``go`` tox environment (tests/wire_go): kfake answers the
 probe table as docs/broker-conformance.md records it, and each Go producer runs one trace-table row
-on the test broker.  The Go programs are built on first use; without a Go toolchain the tests skip
-and say so (the ``go`` environment runs the rest)."""
+on the test broker, and two failover rows run on a three-broker kfake cluster.  The Go programs
+are built on first use; without a Go toolchain the tests skip and say so (the ``go`` environment runs the rest)."""
 
 from __future__ import annotations
 
@@ -48,4 +48,16 @@ def test_each_go_producer_holds_row_1_on_the_test_broker(client: str, go_program
     from kafka_conformance.producer.table import run_table, table_rows
 
     (result,) = run_table(client, rows=table_rows(["1"]))
+    assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.notes)
+
+
+@pytest.mark.parametrize(("client", "row"), [("kafka-python", "24"), ("sarama", "7")])
+def test_a_failover_row_holds_on_a_kfake_cluster(client: str, row: str, go_programs: dict[str, Path]) -> None:
+    """Row 24 (a leader move) and row 7 (the leader crashes before answering) on ``kfake-cluster``:
+    a few seconds each; tests/wire_go/test_kfake_cluster.py runs every failover row on every client."""
+    pytest.importorskip("kafka", reason="the fault proxy needs kafka-python (the clients extra)")
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    (result,) = run_table(client, broker="kfake-cluster", rows=table_rows([row]))
     assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.notes)
