@@ -349,6 +349,8 @@ class FaultProxy:
         kind = {Action.DROP_REQUEST: FaultKind.REQUEST_DROPPED, Action.DISCONNECT_BEFORE: FaultKind.DISCONNECT}.get(action)
         if kind is not None:  # faults on the answer are logged when the answer comes
             self._record(Fault(kind, chosen.partition, now))
+        if chosen.delay_ms:  # DELAY, and an ERROR or ERROR_AFTER_APPEND that arrives late (row 14b)
+            pending.release_at = time.monotonic() + chosen.delay_ms / 1000
         if action is Action.DROP_REQUEST:
             pending.ready = b""
             _stall(pending)
@@ -358,8 +360,6 @@ class FaultProxy:
             return False, expects_answer
         if action is Action.DISCONNECT_BEFORE:
             return False, False
-        if action is Action.DELAY:
-            pending.release_at = time.monotonic() + chosen.delay_ms / 1000
         return True, expects_answer
 
     def _on_answer(self, frame: bytes, pending: _Pending) -> bytes:

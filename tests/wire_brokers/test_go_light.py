@@ -61,3 +61,14 @@ def test_a_failover_row_holds_on_a_kfake_cluster(client: str, row: str, go_progr
 
     (result,) = run_table(client, broker="kfake-cluster", rows=table_rows([row]))
     assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.notes)
+
+
+def test_an_injected_error_reaches_franz_go_on_produce_v13(go_programs: dict[str, Path]) -> None:
+    """franz-go speaks Produce v13 to kfake, which names topics by id: the fault proxy's injected
+    INVALID_RECORD must name the topic that way, or franz-go, finding no answer for its partition,
+    retries and the row "holds" by accident (row 14: it must fail v0 as on the test broker)."""
+    pytest.importorskip("kafka", reason="the fault proxy needs kafka-python (the clients extra)")
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    (result,) = run_table("franz-go", broker="kfake", rows=table_rows(["14"]))
+    assert {a.name for a in result.anomalies} == {"failed-write-present"}, (result.status, result.error, result.anomalies)
