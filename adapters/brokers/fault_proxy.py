@@ -4,7 +4,8 @@ The test broker decides faults inside the broker; against a real broker the
 same :class:`~kafka_conformance.reference.traces.fault_plan.FaultPlan` is applied on
 the wire instead.  The proxy sits between the client and the broker and:
 
-* **rewrites broker addresses** in Metadata and FindCoordinator answers to its
+* **rewrites broker addresses** in Metadata and FindCoordinator answers, and the
+  new leaders' endpoints in Produce answers (KIP-951, v10 and later), to its
   own listeners (one per upstream broker, created as brokers are learnt), so the
   client never leaves the proxy;
 * **counts produce requests per partition** as they arrive (retries included),
@@ -50,6 +51,8 @@ __all__ = ["FaultProxy", "ProxyError"]
 
 _PRODUCE, _METADATA, _FIND_COORDINATOR = 0, 3, 10
 _MAX_FRAME = 64 * 1024 * 1024
+_TOPIC_IDS = 13
+"""The first Produce version that names topics by id (KIP-516)."""
 
 
 class ProxyError(Exception):
@@ -64,8 +67,8 @@ class _Pending:
     api_key: int
     api_version: int
     rule: ProduceRule | None = None
-    attempts: tuple[tuple[int, str, int], ...] = ()
-    """(attempt id, topic, partition) per batch of a produce request."""
+    attempts: tuple[tuple[int, Any, int], ...] = ()
+    """(attempt id, topic name or id (Produce v13+), partition) per batch of a produce request."""
     ready: bytes | None = None
     close_after: bool = False
     release_at: float = 0.0
@@ -276,6 +279,11 @@ class FaultProxy:
             conn.close()
         return len(live)
 
+    def address_for(self, host: str, port: int) -> str:
+        """The proxy's address for another upstream broker, listening from now on (a bootstrap
+        list naming every broker of a cluster, as a real deployment's does)."""
+        return f"127.0.0.1:{self._listener_for((host, port))}"
+
     # -- listeners ----------------------------------------------------------------
     def _listener_for(self, upstream: tuple[str, int]) -> int:
         with self._lock:
@@ -322,13 +330,14 @@ class FaultProxy:
         chosen: ProduceRule | None = None
         with self._lock:
             for topic in request.topic_data:
+                key = _topic_key(topic, pending.api_version)
                 for part in topic.partition_data:
                     rule = self.counter.next(part.index)
                     if chosen is None and rule.action is not Action.DELIVER:
                         chosen = rule
                     for batch in decode_batches(part.records):
                         attempt_id = next(self._attempt_ids)
-                        attempts.append((attempt_id, topic.name, part.index))
+                        attempts.append((attempt_id, key, part.index))
                         self.events.append(Attempt(attempt_id, tuple(v for _, v in batch.records), part.index,
                                                    batch.producer_id, batch.producer_epoch, batch.base_sequence, now))
         pending.attempts = tuple(attempts)
@@ -340,6 +349,8 @@ class FaultProxy:
         kind = {Action.DROP_REQUEST: FaultKind.REQUEST_DROPPED, Action.DISCONNECT_BEFORE: FaultKind.DISCONNECT}.get(action)
         if kind is not None:  # faults on the answer are logged when the answer comes
             self._record(Fault(kind, chosen.partition, now))
+        if chosen.delay_ms:  # DELAY, and an ERROR or ERROR_AFTER_APPEND that arrives late (row 14b)
+            pending.release_at = time.monotonic() + chosen.delay_ms / 1000
         if action is Action.DROP_REQUEST:
             pending.ready = b""
             _stall(pending)
@@ -349,8 +360,6 @@ class FaultProxy:
             return False, expects_answer
         if action is Action.DISCONNECT_BEFORE:
             return False, False
-        if action is Action.DELAY:
-            pending.release_at = time.monotonic() + chosen.delay_ms / 1000
         return True, expects_answer
 
     def _on_answer(self, frame: bytes, pending: _Pending) -> bytes:
@@ -375,11 +384,20 @@ class FaultProxy:
             return self._error_answer(None, pending, rule.error or ProduceError.UNKNOWN_SERVER_ERROR)
         response = ProduceResponse[pending.api_version].decode(frame, header=True)
         for topic in response.responses:
+            key = _topic_key(topic, pending.api_version)
             for part in topic.partition_responses:
                 for attempt_id, name, index in pending.attempts:
-                    if (name, index) == (topic.name, part.index):
+                    if (name, index) == (key, part.index):
                         self._record(Response(attempt_id, _produce_error(part.error_code), part.base_offset, now))
-        return frame
+        endpoints = getattr(response, "node_endpoints", None) or []
+        if not endpoints:
+            return frame
+        # KIP-951 (Produce v10+): a NOT_LEADER_OR_FOLLOWER answer names the new leader's address;
+        # left as it is, the client would go round the proxy to the broker itself.
+        for endpoint in endpoints:
+            endpoint.host, endpoint.port = "127.0.0.1", self._listener_for((endpoint.host, endpoint.port))
+        encoded: bytes = response.encode(header=True, framed=False)
+        return encoded
 
     def _error_answer(self, request: Any, pending: _Pending, error: ProduceError) -> bytes:
         from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -393,17 +411,21 @@ class FaultProxy:
             self._record(Response(attempt_id, error, -1, now))
         if request is not None:
             for topic in request.topic_data:
+                key = _topic_key(topic, pending.api_version)
                 for part in topic.partition_data:
-                    by_topic.setdefault(topic.name, [])
-                    if part.index not in by_topic[topic.name]:
-                        by_topic[topic.name].append(part.index)
+                    by_topic.setdefault(key, [])
+                    if part.index not in by_topic[key]:
+                        by_topic[key].append(part.index)
         topic_cls = ProduceResponse.TopicProduceResponse
         part_cls = topic_cls.PartitionProduceResponse
+        # From v13 a topic is named by its id (KIP-516): an answer naming none would leave the
+        # client without an answer for its partition, and it would retry instead of failing.
+        by_id = pending.api_version >= _TOPIC_IDS
         response = ProduceResponse(
-            responses=[topic_cls(name=name, partition_responses=[
+            responses=[topic_cls(**({"topic_id": key} if by_id else {"name": key}), partition_responses=[
                 part_cls(index=i, error_code=error.code, base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
                          record_errors=[], error_message=None)
-                for i in parts]) for name, parts in by_topic.items()],
+                for i in parts]) for key, parts in by_topic.items()],
             throttle_time_ms=0,
             version=pending.api_version,
         )
@@ -430,6 +452,11 @@ class FaultProxy:
             response.host, response.port = "127.0.0.1", self._listener_for((response.host, response.port))
         encoded: bytes = response.encode(header=True, framed=False)
         return encoded
+
+
+def _topic_key(topic: Any, version: int) -> Any:
+    """What names a topic in a Produce request or answer: its name, or its id from v13 on."""
+    return topic.topic_id if version >= _TOPIC_IDS else topic.name
 
 
 def _stall(pending: _Pending) -> None:

@@ -10,7 +10,11 @@ process, as it does for every broker, and refuses one that listens elsewhere.
 
 kfake's brokers share one in-memory state: there is no replication to lose, so
 "failover" in a kfake cluster is a leader move (``MoveTopicPartition``), which
-the kit asks for over the program's stdin (:meth:`KfakeCluster.move`).
+the kit asks for over the program's stdin (:meth:`KfakeCluster.move`).  A broker
+can leave the cluster and join it again on its port (:meth:`KfakeCluster.crash`,
+``RemoveNode``; :meth:`KfakeCluster.restart`, ``AddNode``); our program's
+listeners close every connection they accepted when the broker leaves, as a
+crashed process's would (``cmd/kfake-broker/listeners.go``).
 """
 
 from __future__ import annotations
@@ -114,6 +118,19 @@ class KfakeCluster:
         answer = self.command("move", topic=topic, partition=partition, node=node)
         if answer.get("event") != "moved":
             raise KfakeError(f"kfake could not move {topic}-{partition} to node {node}: {answer.get('message', answer)}")
+
+    def crash(self, node: int) -> None:
+        """Broker ``node`` leaves the cluster: its listener and every connection it accepted close."""
+        answer = self.command("crash", node=node)
+        if answer.get("event") != "crashed":
+            raise KfakeError(f"kfake could not take broker {node} down: {answer.get('message', answer)}")
+
+    def restart(self, node: int) -> None:
+        """Broker ``node`` joins the cluster again on the port it had."""
+        port = int(self.addresses[node].rpartition(":")[2])
+        answer = self.command("restart", node=node, port=port)
+        if answer.get("event") != "restarted":
+            raise KfakeError(f"kfake could not bring broker {node} back on port {port}: {answer.get('message', answer)}")
 
     def leader(self, topic: str, partition: int) -> int:
         answer = self.command("leader", topic=topic, partition=partition)

@@ -160,6 +160,9 @@ def broker_targets_table() -> list[tuple[str, str, bool]]:
     reason = kfake_reason()
     out.append(("kfake", reason or f"franz-go's in-memory cluster {KFAKE_VERSION}, built from the kit's Go module "
                 "(kafka-conformance fetch kfake)", reason is None))
+    out.append(("kfake-cluster[:N]", (reason + "; " if reason else "") + "check producer --broker only: kfake with N "
+                "brokers (default 3) that the kit crashes, restarts and re-leads for the trace table's failover rows",
+                reason is None))
     out.append(("bootstrap:HOST:PORT", "a broker you already run", True))
     present = importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is not None
     what = "the kit's Python test broker" if present else "the Python test broker is not in this build"

@@ -15,6 +15,9 @@ A broker spec names the other half of a run:
 * ``kfake``: franz-go's in-memory cluster, one broker, built from the kit's Go
   module and started on 127.0.0.1 like the wheel brokers (cluster steps refused
   the same way).
+* ``kafka-cluster:VERSION[:N]`` and ``kfake-cluster[:N]``: clusters whose brokers
+  the kit crashes, restarts and re-leads on cue (:mod:`.cluster_engine`,
+  :mod:`.kfake_engine`; the steps a cluster cannot take refuse the trace by name).
 
 Each spec opens a :class:`WireBroker`: a bootstrap address, the ``control`` and
 ``tick`` callbacks the client runner is given, and after the run the broker-side
@@ -39,6 +42,8 @@ REAL_BROKERS = ("tansu", "noida", "rdkafka-mock", "kfake")
 TEST_BROKER = "test-broker"
 CLUSTER = "kafka-cluster"
 """A cluster of Apache Kafka brokers of a release, KRaft, with a controller of its own (``kafka-cluster:VERSION[:N]``)."""
+KFAKE_CLUSTER = "kfake-cluster"
+"""kfake with N brokers, its leaders moved and its brokers removed and added on cue (``kfake-cluster[:N]``)."""
 KAFKA = "kafka"
 """Apache Kafka's own broker of a release (``kafka:VERSION``, one KRaft node, from its jars)."""
 
@@ -64,6 +69,8 @@ def parse_broker(spec: str) -> BrokerSpec:
     if kind == TEST_BROKER:
         return BrokerSpec(kind, version or None)
     if kind in REAL_BROKERS and not version:
+        if kind == "kfake":
+            _kfake_runs_here(kind)
         return BrokerSpec(kind)
     if kind == CLUSTER:
         from kafka_conformance.producer.cluster_engine import parse_cluster
@@ -73,6 +80,15 @@ def parse_broker(spec: str) -> BrokerSpec:
         except ValueError as exc:
             raise BrokerSpecError(str(exc)) from None
         return BrokerSpec(kind, f"{release}:{brokers}")
+    if kind == KFAKE_CLUSTER:
+        from kafka_conformance.producer.kfake_engine import parse_kfake_cluster
+
+        try:
+            parsed = BrokerSpec(kind, str(parse_kfake_cluster(version)))
+        except ValueError as exc:
+            raise BrokerSpecError(str(exc)) from None
+        _kfake_runs_here(str(parsed))
+        return parsed
     if kind == KAFKA and version:
         from kafka_conformance.adapters.brokers.kafka_broker import broker_release
 
@@ -80,8 +96,17 @@ def parse_broker(spec: str) -> BrokerSpec:
             return BrokerSpec(kind, str(broker_release(version)))
         except ValueError as exc:
             raise BrokerSpecError(str(exc)) from None
-    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS, f"{KAFKA}:VERSION", f"{CLUSTER}:VERSION[:N]"])
+    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS, f"{KAFKA}:VERSION", f"{CLUSTER}:VERSION[:N]", f"{KFAKE_CLUSTER}[:N]"])
     raise BrokerSpecError(f"unknown broker {spec!r}; known: {known}")
+
+
+def _kfake_runs_here(spec: str) -> None:
+    """kfake is built from the kit's Go module: without it and without Go, a usage error before any run."""
+    from kafka_conformance.adapters.go.kfake import kfake_reason
+
+    reason = kfake_reason()
+    if reason is not None:
+        raise BrokerSpecError(f"{spec}: {reason}")
 
 
 class WireBroker(Protocol):
@@ -123,8 +148,29 @@ def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]
         except BrokerStartError as exc:
             raise BrokerSpecError(f"{spec}: {exc}") from exc
         return
+    if spec.kind == KFAKE_CLUSTER:
+        with _kfake_cluster(spec, trace, clock) as kfake:
+            yield kfake
+        return
     with _real_broker(spec, trace, clock) as real:
         yield real
+
+
+@contextlib.contextmanager
+def _kfake_cluster(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
+    from kafka_conformance.adapters.brokers.process import BrokerStartError
+    from kafka_conformance.adapters.go.kfake import KfakeError
+    from kafka_conformance.producer.kfake_engine import kfake_refusal, open_kfake_cluster
+
+    brokers = int(spec.version or 0)
+    refusal = kfake_refusal(trace, brokers)
+    if refusal is not None:
+        raise BrokerSpecError(f"{spec} cannot run this trace: {refusal}")
+    try:
+        with open_kfake_cluster(brokers, trace, clock) as cluster:
+            yield cluster
+    except (BrokerStartError, KfakeError) as exc:
+        raise BrokerSpecError(f"{spec}: {exc}") from exc
 
 
 @contextlib.contextmanager

@@ -1,7 +1,7 @@
 """The light version, in the gate, of the ``go`` tox environment (tests/wire_go): kfake answers the
 probe table as docs/broker-conformance.md records it, and each Go producer runs one trace-table row
-on the test broker.  The Go programs are built on first use; without a Go toolchain the tests skip
-and say so (the ``go`` environment runs the rest)."""
+on the test broker, and two failover rows run on a three-broker kfake cluster.  The Go programs
+are built on first use; without a Go toolchain the tests skip and say so (the ``go`` environment runs the rest)."""
 
 from __future__ import annotations
 
@@ -49,3 +49,26 @@ def test_each_go_producer_holds_row_1_on_the_test_broker(client: str, go_program
 
     (result,) = run_table(client, rows=table_rows(["1"]))
     assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.notes)
+
+
+@pytest.mark.parametrize(("client", "row"), [("kafka-python", "24"), ("sarama", "7")])
+def test_a_failover_row_holds_on_a_kfake_cluster(client: str, row: str, go_programs: dict[str, Path]) -> None:
+    """Row 24 (a leader move) and row 7 (the leader crashes before answering) on ``kfake-cluster``:
+    a few seconds each; tests/wire_go/test_kfake_cluster.py runs every failover row on every client."""
+    pytest.importorskip("kafka", reason="the fault proxy needs kafka-python (the clients extra)")
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    (result,) = run_table(client, broker="kfake-cluster", rows=table_rows([row]))
+    assert result.status is RunStatus.HOLDS, (result.error, result.anomalies, result.notes)
+
+
+def test_an_injected_error_reaches_franz_go_on_produce_v13(go_programs: dict[str, Path]) -> None:
+    """franz-go speaks Produce v13 to kfake, which names topics by id: the fault proxy's injected
+    INVALID_RECORD must name the topic that way, or franz-go, finding no answer for its partition,
+    retries and the row "holds" by accident (row 14: it must fail v0 as on the test broker)."""
+    pytest.importorskip("kafka", reason="the fault proxy needs kafka-python (the clients extra)")
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    (result,) = run_table("franz-go", broker="kfake", rows=table_rows(["14"]))
+    assert {a.name for a in result.anomalies} == {"failed-write-present"}, (result.status, result.error, result.anomalies)

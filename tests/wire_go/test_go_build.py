@@ -44,7 +44,8 @@ def test_no_toolchain_names_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 @pytest.mark.parametrize("argv", [["fetch", "kfake", "franz-go", "sarama"], ["check", "broker", "--target", "kfake"],
-                                  ["check", "producer", "--client", "sarama", "--broker", "test-broker", "--max-examples", "1"]])
+                                  ["check", "producer", "--client", "sarama", "--broker", "test-broker", "--max-examples", "1"],
+                                  ["check", "matrix", "--client", "kafka-python", "--broker", "kfake-cluster", "--row", "7"]])
 def test_no_toolchain_on_the_command_line_is_a_usage_error(tmp_path: Path, argv: list[str]) -> None:
     env = _no_go_env(tmp_path)
     done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", *argv], env=env, cwd=tmp_path,

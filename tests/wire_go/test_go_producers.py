@@ -49,13 +49,16 @@ def _outcome(result: object) -> str:
     return f"{status.value}: {result.error}"  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("broker", ["test-broker", "kfake", "kfake-cluster"])
 @pytest.mark.parametrize("client", ["franz-go", "sarama"])
-def test_the_trace_table_on_each_go_client_matches_the_recorded_table(client: str, go_programs: dict[str, Path]) -> None:
-    pytest.importorskip("kafka", reason="the test broker needs kafka-python (the clients extra)")
+def test_the_trace_table_on_each_go_client_matches_the_recorded_table(client: str, broker: str,
+                                                                      go_programs: dict[str, Path]) -> None:
+    """Each column of the recorded table (``franz-go`` is the test broker's, ``franz-go@kfake`` kfake's, ...)."""
+    pytest.importorskip("kafka", reason="the test broker and the fault proxy need kafka-python (the clients extra)")
     from kafka_conformance.producer.table import run_table
 
-    recorded = _recorded()[client]
-    seen = {r.number: _outcome(r) for r in run_table(client)}
+    recorded = _recorded()[client if broker == "test-broker" else f"{client}@{broker}"]
+    seen = {r.number: _outcome(r) for r in run_table(client, broker=broker)}
     expected = {number: recorded.get(number, recorded["*"]) for number in seen}
     assert seen == expected
 

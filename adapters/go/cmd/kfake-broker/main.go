@@ -10,6 +10,13 @@
 //
 //	{"op":"move","topic":"t","partition":0,"node":1}   move a partition's leader
 //	{"op":"leader","topic":"t","partition":0}          which node leads it
+//	{"op":"crash","node":0}                            the broker leaves the cluster (RemoveNode):
+//	                                                   its listener and every connection it accepted close
+//	{"op":"restart","node":0,"port":p}                 the broker joins again on its port (AddNode)
+//
+// kfake re-elects the leader of every partition at random when a broker leaves
+// or joins (shufflePartitions); the kit moves the leaders it cares about
+// afterwards with "move".
 //
 // Flags: -ports p1,p2,... (one broker per port; 0 for a random port),
 // -sasl (SASL on, with -superuser METHOD:USER:PASS and -user METHOD:USER:PASS),
@@ -70,7 +77,7 @@ func main() {
 		}
 		list = append(list, n)
 	}
-	opts := []kfake.Opt{kfake.NumBrokers(len(list)), kfake.Ports(list...)}
+	opts := []kfake.Opt{kfake.NumBrokers(len(list)), kfake.Ports(list...), kfake.ListenFn(listen)}
 	if *sasl {
 		opts = append(opts, kfake.EnableSASL())
 	}
@@ -100,6 +107,7 @@ func main() {
 				Topic     string `json:"topic"`
 				Partition int32  `json:"partition"`
 				Node      int32  `json:"node"`
+				Port      int    `json:"port"`
 			}
 			if err := json.Unmarshal(in.Bytes(), &cmd); err != nil {
 				emit(map[string]any{"event": "bad-command", "message": err.Error()})
@@ -111,6 +119,18 @@ func main() {
 					emit(map[string]any{"event": "error", "message": err.Error()})
 				} else {
 					emit(map[string]any{"event": "moved", "node": cmd.Node})
+				}
+			case "crash":
+				if err := cluster.RemoveNode(cmd.Node); err != nil {
+					emit(map[string]any{"event": "error", "message": err.Error()})
+				} else {
+					emit(map[string]any{"event": "crashed", "node": cmd.Node})
+				}
+			case "restart":
+				if node, port, err := cluster.AddNode(cmd.Node, cmd.Port); err != nil {
+					emit(map[string]any{"event": "error", "message": err.Error()})
+				} else {
+					emit(map[string]any{"event": "restarted", "node": node, "port": port})
 				}
 			case "leader":
 				emit(map[string]any{"event": "leader", "node": cluster.LeaderFor(cmd.Topic, cmd.Partition)})
