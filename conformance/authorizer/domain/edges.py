@@ -12,6 +12,7 @@ beside its random part; one well-formed scenario in three carries well-formed on
 from __future__ import annotations
 
 import attrs
+
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import ByTypeQuery, Query
 from kafka_conformance.authorizer.domain.choices import Choices
