@@ -34,7 +34,11 @@ run came first, and of none after it (``spark.python.worker.reuse``).  Now:
   busiest_worker_s`` is the throughput of the slots with Spark's scheduling and
   the driver's collection left out;
 * ``speedup`` is Spark's ``cases_per_s`` (warm workers) over the one process's;
-  ``speedup_cold`` charges the worker start-up to the Spark run as well.
+  ``speedup_cold`` charges the worker start-up to the Spark run as well;
+  ``speedup_cpu`` is the one process's CPU time over the busiest worker's: what
+  ``local[2]`` would give with a core per slot, which a machine shared with other
+  jobs does not grant (then wall-clock speed-ups understate it; the load is
+  recorded before and after every run).
 
 Not a test: no assertions.
 """
@@ -104,12 +108,15 @@ def _timed_partition_task(spec_json: dict[str, Any], shards: Any) -> Iterator[tu
 def _partition_figures(out: Path) -> dict[str, float]:
     records = [json.loads(f.read_text(encoding="utf-8")) for f in (out / "bench-timings").glob("*.json")]
     per_worker: dict[int, float] = {}
+    cpu_per_worker: dict[int, float] = {}
     for r in records:
         per_worker[r["pid"]] = per_worker.get(r["pid"], 0.0) + r["wall_s"]
+        cpu_per_worker[r["pid"]] = cpu_per_worker.get(r["pid"], 0.0) + r["cpu_s"]
     return {"partitions": len(records), "workers": len(per_worker),
             "partition_busy_s": round(sum(r["wall_s"] for r in records), 1),
             "partition_cpu_s": round(sum(r["cpu_s"] for r in records), 1),
-            "busiest_worker_s": round(max(per_worker.values(), default=0.0), 1)}
+            "busiest_worker_s": round(max(per_worker.values(), default=0.0), 1),
+            "busiest_worker_cpu_s": round(max(cpu_per_worker.values(), default=0.0), 1)}
 
 
 def main() -> None:
@@ -176,7 +183,9 @@ def main() -> None:
                             if isinstance(busiest, float) and busiest > 0:
                                 extra["cases_per_busiest_worker_s"] = round(args.cases / busiest, 1)
                         else:
+                            c0 = time.process_time()
                             summary = run_campaign(spec, master=None)
+                            extra["cpu_s"] = round(time.process_time() - c0, 1)
                         total = time.monotonic() - t0
                         row = {"target": target, "mode": mode, "executor": summary.executor, "run_s": round(summary.run_s, 1),
                                "cases_per_s": round(summary.cases_per_s, 1), "finish_s": round(total - summary.run_s, 1),
@@ -198,6 +207,9 @@ def main() -> None:
                     speedup = float(sp["cases_per_s"]) / float(one["cases_per_s"])  # type: ignore[arg-type]
                     cold = (args.cases / cold_s) / float(one["cases_per_s"])  # type: ignore[arg-type]
                     sp["speedup"], sp["speedup_cold"] = round(speedup, 2), round(cold, 2)
+                    if one.get("cpu_s") and sp.get("busiest_worker_cpu_s"):
+                        # On a shared machine: what the slots would do with a core each to themselves.
+                        sp["speedup_cpu"] = round(float(one["cpu_s"]) / float(sp["busiest_worker_cpu_s"]), 2)  # type: ignore[arg-type]
                     print(f"{target} / {mode}: Spark {float(sp['cases_per_s']):.0f} cases/s (workers warm) vs one process "  # type: ignore[arg-type]
                           f"{float(one['cases_per_s']):.0f} = {speedup:.2f}x; with the worker start-up "  # type: ignore[arg-type]
                           f"({sp.get('worker_startup_s')} s) charged to the run: {cold:.2f}x; "
