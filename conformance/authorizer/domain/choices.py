@@ -89,6 +89,8 @@ class Choices:
         return out
 
     def text(self, alphabet: str, lo: int, hi: int) -> str:
+        """A string of ``alphabet`` with a uniform length in ``[lo, hi]``: names stay
+        long enough to have prefixes as often as they had under ``text()``."""
         return "".join(alphabet[int(self._random() * len(alphabet))] for _ in range(self.between(lo, hi)))
 
     def unique(self, make: Callable[[Choices], T], lo: int, hi: int) -> list[T]:
