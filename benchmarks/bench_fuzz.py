@@ -213,7 +213,9 @@ def main() -> None:
                     print(f"{target} / {mode}: Spark {float(sp['cases_per_s']):.0f} cases/s (workers warm) vs one process "  # type: ignore[arg-type]
                           f"{float(one['cases_per_s']):.0f} = {speedup:.2f}x; with the worker start-up "  # type: ignore[arg-type]
                           f"({sp.get('worker_startup_s')} s) charged to the run: {cold:.2f}x; "
-                          f"slots busy {sp.get('partition_busy_s')} s, busiest worker {sp.get('busiest_worker_s')} s")
+                          f"slots busy {sp.get('partition_busy_s')} s, busiest worker {sp.get('busiest_worker_s')} s; "
+                          f"CPU: one process {one.get('cpu_s')} s, busiest worker {sp.get('busiest_worker_cpu_s')} s "
+                          f"= {sp.get('speedup_cpu')}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.json is not None:
