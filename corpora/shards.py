@@ -13,7 +13,7 @@ import hashlib
 
 import attrs
 
-__all__ = ["ShardPlan", "case_id", "derive_seed", "generator_version"]
+__all__ = ["GENERATION", "ShardPlan", "case_id", "derive_seed", "generator_version"]
 
 
 @attrs.frozen
@@ -59,11 +59,18 @@ def case_id(suite: str, seed: int, shard: int, index: int) -> str:
     return f"{suite}/{seed}/{shard}/{index}"
 
 
+GENERATION = 2
+"""The strategies' own version, raised whenever what a seed draws changes without a
+release: 2 since an authorizer scenario became one Hypothesis draw (a seed for
+:class:`~kafka_conformance.authorizer.domain.choices.Choices`, issue 18); 0.2.0
+corpora made before that say no generation."""
+
+
 def generator_version() -> str:
-    """What produced the cases: the kit's version and Hypothesis's (the strategies
-    and Hypothesis's generation both decide what a seed yields)."""
+    """What produced the cases: the kit's version, its generation of strategies and
+    Hypothesis's version (all three decide what a seed yields)."""
     import hypothesis
 
     from kafka_conformance import __version__
 
-    return f"kafka-conformance {__version__}; hypothesis {hypothesis.__version__}"
+    return f"kafka-conformance {__version__}; generation {GENERATION}; hypothesis {hypothesis.__version__}"

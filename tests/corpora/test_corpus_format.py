@@ -13,6 +13,7 @@ from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.corpora.generate import SCHEMA_VERSION, CorpusSpec, generate_corpus, load_corpus, read_corpus_shard
 from kafka_conformance.corpora.manifest import IncompatibleDirectory
 from kafka_conformance.corpora.parquet_io import CASE_COLUMNS
+from kafka_conformance.corpora.shards import GENERATION
 from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 from kafka_conformance.corpora.suites.registry import UnknownSuite, available_suites, get_suite
 
@@ -36,7 +37,8 @@ def test_corpus_files_hold_every_documented_column(tmp_path: Path) -> None:
     row = rows[0]
     assert (row["suite"], row["kafka_version"], row["flavour"], row["mode"]) == ("authorizer", "3.9.0", "acl", "well-formed")
     assert row["schema_version"] == SCHEMA_VERSION and row["seed"] == 3 and row["shard"] == 2
-    assert row["generator_version"] == f"kafka-conformance {__version__}; hypothesis {hypothesis.__version__}"
+    assert row["generator_version"] == (f"kafka-conformance {__version__}; generation {GENERATION}; "
+                                        f"hypothesis {hypothesis.__version__}")
     assert "scenario" not in json.loads(row["case"]) and "acls" in json.loads(row["case"])
     manifest = json.loads((tmp_path / "corpus.json").read_text())
     assert manifest["shards"] == 3 and manifest["cases"] == 25 and manifest["settings"]["flavour"] == "acl"

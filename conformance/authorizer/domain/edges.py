@@ -12,11 +12,11 @@ beside its random part; one well-formed scenario in three carries well-formed on
 from __future__ import annotations
 
 import attrs
-from hypothesis import strategies as st
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import ByTypeQuery, Query
-from kafka_conformance.authorizer.domain.pool import Pool, _ints, _pick
+from kafka_conformance.authorizer.domain.choices import Choices
+from kafka_conformance.authorizer.domain.pool import Pool
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
@@ -54,7 +54,7 @@ class EdgeProbes:
     super_users: tuple[str, ...] = ()
 
 
-def edge_probes(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> EdgeProbes:
+def edge_probes(c: Choices, pool: Pool, caps: Capabilities) -> EdgeProbes:
     """A few probes of kinds the pool's mode allows and the target's release can hold."""
     standard = caps.profile().is_standard
     kinds = [k for k in (EDGE_KINDS if pool.hostile else WELL_FORMED_KINDS)
@@ -64,8 +64,8 @@ def edge_probes(draw: st.DrawFn, pool: Pool, caps: Capabilities) -> EdgeProbes:
     # Each kind about every other time: a hostile scenario probes most traits at once, so a
     # run's twenty-odd hostile scenarios leave none of them untried (the shrinker drops the rest).
     for kind in kinds:
-        if draw(_ints(0, 1)):
-            out = _merge(out, _probe(draw, pool, kind))
+        if c.coin():
+            out = _merge(out, _probe(c, pool, kind))
     return out
 
 
@@ -74,25 +74,25 @@ def _merge(a: EdgeProbes, b: EdgeProbes) -> EdgeProbes:
                       a.by_type + b.by_type, a.super_users + b.super_users)
 
 
-def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
+def _probe(c: Choices, pool: Pool, kind: str) -> EdgeProbes:
     user = next((p for p in pool.principals if p.startswith("User:") and p[5:].isalpha()), "User:alice")
     # A name of its own ('q' is in no pool's alphabet), so the pool's other ACLs rarely meet the probe.
-    name = "q" + _pick(draw, ("a", "ab", "b-c"))
-    rtype = _pick(draw, [t for t in pool.types if t is not ResourceType.CLUSTER] or [ResourceType.TOPIC])
-    op = _pick(draw, pool.ops)
+    name = "q" + c.pick(("a", "ab", "b-c"))
+    rtype = c.pick([t for t in pool.types if t is not ResourceType.CLUSTER] or [ResourceType.TOPIC])
+    op = c.pick(pool.ops)
     acl_who, acl_host, acl_name, acl_pattern = user, "10.0.0.1", name, PatternType.LITERAL
     who, host, asked = user, "10.0.0.1", name
     supers: tuple[str, ...] = ()
     if kind.startswith("by-type-"):
-        return _by_type_probe(draw, kind, user, name, rtype, op)
+        return _by_type_probe(c, kind, user, name, rtype, op)
     if kind == "wildcard-other-type":
-        acl_who, who = "User:*", _pick(draw, ("Group:ops", "ServiceAccount:" + user[5:]))
+        acl_who, who = "User:*", c.pick(("Group:ops", "ServiceAccount:" + user[5:]))
     elif kind == "host-other":
         acl_host = "10.0.0.2"
     elif kind == "principal-case":
         who = user.upper()
     elif kind == "principal-space":
-        acl_who, who = _pick(draw, ((user, user + " "), (user + " ", user), ("User: " + user[5:], user),
+        acl_who, who = c.pick(((user, user + " "), (user + " ", user), ("User: " + user[5:], user),
                                     (user, "User: " + user[5:])))
     elif kind == "typed-wildcard":
         acl_who, who = "Group:*", "Group:ops"
@@ -105,7 +105,7 @@ def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
     elif kind == "host-empty":
         acl_host = ""
     elif kind == "ipv6-rendering":
-        acl_host, host = _pick(draw, (("::1", "0:0:0:0:0:0:0:1"), ("0:0:0:0:0:0:0:1", "::1")))
+        acl_host, host = c.pick((("::1", "0:0:0:0:0:0:0:1"), ("0:0:0:0:0:0:0:1", "::1")))
     elif kind == "name-case":
         asked = name.swapcase() if name.swapcase() != name else name.upper() + "x"
     elif kind == "star-glob":
@@ -122,7 +122,7 @@ def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
         acl_name = asked = PROBE_NAME
     elif kind == "super-user-lookalike":
         supers = (user,)
-        who = _pick(draw, (user.upper(), user + " ", "ServiceAccount:" + user[5:]))
+        who = c.pick((user.upper(), user + " ", "ServiceAccount:" + user[5:]))
     acl = AclBinding(ResourcePattern(rtype, acl_name, acl_pattern),
                      AccessControlEntry(acl_who, acl_host, op, AclPermissionType.ALLOW))
     context = RequestContext(parse_principal(who), host)
@@ -131,7 +131,7 @@ def _probe(draw: st.DrawFn, pool: Pool, kind: str) -> EdgeProbes:
     return EdgeProbes((acl,), (query,), by_type, supers)
 
 
-def _by_type_probe(draw: st.DrawFn, kind: str, user: str, name: str, rtype: ResourceType,
+def _by_type_probe(c: Choices, kind: str, user: str, name: str, rtype: ResourceType,
                    op: AclOperation) -> EdgeProbes:
     """An ALLOW of the type for the caller and what must cancel it (a LITERAL DENY of
     the same name, a PREFIXED DENY of its prefix) or keep it from counting (another host)."""
@@ -143,7 +143,7 @@ def _by_type_probe(draw: st.DrawFn, kind: str, user: str, name: str, rtype: Reso
     else:
         deny_name, deny_pattern = ((name, PatternType.LITERAL) if kind == "by-type-literal-deny"
                                    else ("*", PatternType.LITERAL) if kind == "by-type-wildcard-deny"
-                                   else (name[: draw(_ints(1, len(name)))], PatternType.PREFIXED))
+                                   else (name[: c.between(1, len(name))], PatternType.PREFIXED))
         deny = AclBinding(ResourcePattern(rtype, deny_name, deny_pattern),
                           attrs.evolve(entry, permission_type=AclPermissionType.DENY))
         acls = (allow, deny)
