@@ -67,7 +67,8 @@ def open_kafka_cluster(version: str, brokers: int, trace: ProducerTrace, clock: 
         cluster.create_topic(spec.topic, spec.partitions, spec.replication_factor, spec.min_insync_replicas)
         first = cluster.nodes[0]
         with FaultProxy("127.0.0.1", first.port, trace.plan, clock=clock) as proxy:
-            yield _ClusterBroker(cluster, proxy, trace)
+            bootstrap = ",".join(proxy.address_for("127.0.0.1", node.port) for node in cluster.nodes)
+            yield _ClusterBroker(cluster, proxy, trace, bootstrap)
     finally:
         cluster.stop()
 
@@ -77,10 +78,9 @@ class _ClusterBroker:
     cluster: Any
     proxy: Any
     trace: ProducerTrace
-
-    @property
-    def bootstrap(self) -> str:
-        return str(self.proxy.bootstrap)
+    bootstrap: str
+    """The proxy's address for every broker: a client whose first broker crashed before it
+    learnt the others still finds the cluster, as with a real deployment's bootstrap list."""
 
     def control(self, step: ClusterStep) -> None:
         topic = self.trace.cluster.topic
