@@ -10,10 +10,19 @@ from __future__ import annotations
 
 import pytest
 
+# Imported here, before any test starts a thread: pytest rewrites the kit's modules on import, and
+# CPython 3.11.7's parser is not safe against two threads parsing at once ("AST constructor
+# recursion depth mismatch", seen once when this test imported the trace table while the run's
+# other threads were running).
 from kafka_conformance.adapters.clients.java_client import JavaProducerClient, classify_java_error
 from kafka_conformance.adapters.clients.protocol import ClientConfigError
+from kafka_conformance.producer import trace_table  # noqa: F401
+from kafka_conformance.producer.check import judge, run_wire_trace
 from kafka_conformance.producer.clients import resolve_client
+from kafka_conformance.producer.report import RunStatus
+from kafka_conformance.producer.table import run_table, table_rows
 from kafka_conformance.reference.broker.produce_errors import Appended
+from kafka_conformance.reference.traces.events import Acked, Attempt
 from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
 
 
@@ -29,8 +38,6 @@ def java() -> JavaProducerClient:
 
 
 def test_rows_1_19_21_22_on_the_java_producer(java: JavaProducerClient) -> None:
-    from kafka_conformance.producer.report import RunStatus
-    from kafka_conformance.producer.table import run_table, table_rows
 
     results = {r.number: r for r in run_table("java", rows=table_rows(["1", "19", "21", "22"]))}
     for number in ("1", "19"):
@@ -51,9 +58,6 @@ def test_rows_1_19_21_22_on_the_java_producer(java: JavaProducerClient) -> None:
 def test_duplicate_sequence_is_a_success_without_an_offset(java: JavaProducerClient) -> None:
     """Row 19's first produce is answered DUPLICATE_SEQUENCE_NUMBER: Java completes it with
     hasOffset() false, which the runner reports as offset -1."""
-    from kafka_conformance.producer.check import run_wire_trace
-    from kafka_conformance.producer.table import table_rows
-    from kafka_conformance.reference.traces.events import Acked
 
     run = run_wire_trace(table_rows(["19"])[0].trace, "java")
     acks = {e.value: e.offset for e in run.events if isinstance(e, Acked)}
@@ -62,7 +66,6 @@ def test_duplicate_sequence_is_a_success_without_an_offset(java: JavaProducerCli
 
 
 def test_an_unknown_property_is_refused_by_the_producer(java: JavaProducerClient) -> None:
-    from kafka_conformance.producer.check import run_wire_trace
 
     trace = ProducerTrace([SendStep("v0"), FlushStep()]).with_config(no_such_setting="1")
     with pytest.raises(ClientConfigError, match=r"refuses the configuration: ConfigException: .*no\.such\.setting"):
@@ -97,10 +100,6 @@ def test_kafka_14034_the_bump_re_stamps_a_written_batch(java: JavaProducerClient
     4.3.0 bumps the epoch for v2's failure and re-sends v1 under the new epoch from
     sequence 0, so the broker cannot see it is a retry: v1 is in the log twice (KAFKA-14034,
     open).  The reference producer retries v1 under the old epoch first."""
-    from kafka_conformance.producer.check import judge, run_wire_trace
-    from kafka_conformance.producer.report import RunStatus
-    from kafka_conformance.producer.table import table_rows
-    from kafka_conformance.reference.traces.events import Attempt
 
     run = run_wire_trace(table_rows(["14b"])[0].trace, "java")
     v1 = [(a.producer_epoch, a.base_sequence) for a in run.events if isinstance(a, Attempt) and a.values == ("v1",)]
