@@ -147,12 +147,52 @@ class SubprocessAuthorizer:
         if self._closed or self._needs_reset:
             return [_outcome(lambda: self.load_snapshot(acls)), _outcome(self.complete_initial_load)]
         requests = [("load_snapshot", {"acls": encode_snapshot(acls)}), ("complete_initial_load", {})]
+        responses = self._pipelined(requests)
+        return [_outcome(partial(self.session.unwrap, r, op)) for r, (op, _) in zip(responses, requests, strict=True)]
+
+    def apply_and_ask(
+        self, record: AclRecord, batches: Sequence[tuple[RequestContext, Sequence[Action]]], count: bool
+    ) -> tuple[Exception | None, list[list[AuthorizationResult] | Exception] | Exception, int | Exception | None]:
+        """``apply``, then the questions (one ``authorize`` request of ``batches``) and, when
+        ``count``, ``acl_count``, in one pipelined write: a step of a record log in one round
+        trip instead of three.  Each part is returned as its answer or as the exception it
+        stands for, so that the caller meets a refused record before the answers it reads.
+        The questions are read-only, so asking them after a refused record changes nothing."""
+        if self._closed or self._needs_reset:
+            raise AdapterError("protocol-error", "apply_and_ask() needs a configured adapter")
+        payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
+        requests: list[tuple[str, dict[str, Any]]] = [("apply", {"record": encode_record(record)}),
+                                                       ("authorize", {"batches": payload})]
+        if count:
+            requests.append(("acl_count", {}))
+        responses = self._pipelined(requests)
+        applied = _outcome(partial(self.session.unwrap, responses[0], "apply"))
+        try:
+            decoded = decode_results(self.session.unwrap(responses[1], "authorize"), [len(a) for _, a in batches])
+            answers: list[list[AuthorizationResult] | Exception] | Exception = [
+                self.session.error(d, "authorize") if isinstance(d, WireErrorInfo) else d for d in decoded]
+        except WireError as exc:
+            answers = self._malformed("authorize", exc)
+        except (KafkaException, AdapterError) as exc:
+            answers = exc
+        counted: int | Exception | None = None
+        if count:
+            try:
+                counted = decode_count(self.session.unwrap(responses[2], "acl_count"))
+            except WireError as exc:
+                counted = self._malformed("acl_count", exc)
+            except (KafkaException, AdapterError) as exc:
+                counted = exc
+        return applied, answers, counted
+
+    def _pipelined(self, requests: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """Several requests in one write, in this adapter's state (configured already)."""
         try:
             responses, _ = self.session.call(requests, generation=self._generation)
         except BaseException:
             self._needs_reset, self._generation = False, _LOST
             raise
-        return [_outcome(partial(self.session.unwrap, r, op)) for r, (op, _) in zip(responses, requests, strict=True)]
+        return responses
 
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
         answer = self.authorize_batches([(context, actions)])[0]

@@ -14,7 +14,7 @@ from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
-__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "authorize", "authorize_each", "guarded"]
+__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "authorize", "authorize_each", "guarded", "hand_out"]
 
 T = TypeVar("T")
 
@@ -93,7 +93,23 @@ def authorize_each(
         for context, actions in queries:
             yield authorize(target, context, actions)
         return
-    answers = guarded("authorize()", lambda: batched([(c, list(a)) for c, a in queries]))
+    try:
+        answers: object = guarded("authorize()", lambda: batched([(c, list(a)) for c, a in queries]))
+    except KafkaException as exc:  # a refusal of the whole request answers every batch in it
+        answers = exc
+    yield from hand_out(answers, queries)
+
+
+def hand_out(answers: object, queries: Sequence[tuple[RequestContext, Sequence[Action]]]) -> Iterator[list[Outcome]]:
+    """Batch answers already read (``authorize_batches``' list, or the exception the whole
+    request stands for), handed out as :func:`authorize_each` does: each failure at its turn."""
+    if isinstance(answers, KafkaException):  # as authorize() answers a refused call: every action
+        for _, actions in queries:
+            yield [Outcome(AuthorizationResult.ERROR, answers.kind)] * len(actions)
+        return
+    if isinstance(answers, Exception):
+        yield guarded("authorize()", lambda: _raise(answers))
+        return
     if not isinstance(answers, list) or len(answers) != len(queries):
         raise TargetCrashed(f"authorize_batches() returned {str(answers)[:200]}, expected {len(queries)} batch answers")
     for (_, actions), answer in zip(queries, answers, strict=True):

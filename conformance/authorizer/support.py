@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
 import attrs
 from hypothesis import currently_in_test_context, event
@@ -37,6 +38,7 @@ from kafka_conformance.reference.errors import ConfigError, KafkaException
 __all__ = [
     "CheckContext",
     "agree",
+    "answered",
     "answers_of",
     "check_count",
     "close_target",
@@ -48,6 +50,8 @@ __all__ = [
     "questions_of",
     "record_coverage",
 ]
+
+T = TypeVar("T")
 
 
 @attrs.define
@@ -86,7 +90,7 @@ def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str
     if both is not None:  # one round trip to a process instead of two; met in the same order
         loaded, completed = guarded("load_snapshot()", lambda: both(snapshot))
         steps: list[tuple[str, Callable[[], object]]] = [
-            ("load_snapshot()", lambda: _raise_if(loaded)), ("complete_initial_load()", lambda: _raise_if(completed))]
+            ("load_snapshot()", lambda: answered(loaded)), ("complete_initial_load()", lambda: answered(completed))]
     else:
         steps = [("load_snapshot()", lambda: target.load_snapshot(snapshot))]
         if complete:
@@ -101,9 +105,12 @@ def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str
     return target
 
 
-def _raise_if(outcome: object) -> None:
+def answered(outcome: T | BaseException) -> T:
+    """An answer read ahead (a pipelined write), or the exception it stands for, raised where
+    the call would have raised it."""
     if isinstance(outcome, BaseException):
         raise outcome
+    return outcome
 
 
 def close_target(target: AuthorizerUnderTest | None) -> None:
@@ -175,9 +182,13 @@ def record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool)
 
 
 def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer,
-                     queries: Sequence[Query], scenario: Scenario, step: str = "") -> None:
+                     queries: Sequence[Query], scenario: Scenario, step: str = "",
+                     answers: Iterator[list[Outcome]] | None = None) -> None:
+    """Ask ``queries`` (or take ``answers`` already read, one per query) and compare each
+    action's answer with the reference's, in order."""
     acls = ref.acls()
-    answers = driver.authorize_each(target, [(q.context, q.actions) for q in queries])
+    if answers is None:
+        answers = driver.authorize_each(target, [(q.context, q.actions) for q in queries])
     for query in queries:
         expected = ref.authorize(query.context, query.actions)
         actual = next(answers)
@@ -201,10 +212,12 @@ def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: Referen
             )
 
 
-def check_count(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, step: str) -> None:
+def check_count(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, step: str,
+                answer: Callable[[], int] | None = None) -> None:
+    """``acl_count()`` (or ``answer``, a count already read) against the reference's."""
     if not ctx.caps.acl_count:
         return
-    actual = guarded("acl_count()", target.acl_count)
+    actual = guarded("acl_count()", answer or target.acl_count)
     if actual != ref.acl_count():
         raise CaseFailed(Divergence("acl-count-wrong", "acl_count()", str(ref.acl_count()), str(actual),
                                     "acl_count() is the number of ACL ids held", step))

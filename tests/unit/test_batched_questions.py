@@ -120,3 +120,36 @@ def test_a_refused_snapshot_in_the_pipelined_set_up_is_still_named(
                         lambda acls: [AuthorizerError("illegal-state", "duplicate", "IllegalStateException"), None])
     with pytest.raises(TargetCrashed, match="load_snapshot\\(\\) refused a consistent snapshot: illegal-state"):
         fresh_target(ctx, Scenario(acls=(("1", ACL),)))
+
+
+def test_a_record_step_is_one_write_and_a_refused_record_is_met_first(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    assert fresh_target(ctx, Scenario()) is adapter
+    batches = [(ALICE, [read("payments")]), (ALICE, [read("x"), read("y")])]
+    applied, answers, counted = adapter.apply_and_ask(AddAcl("1", ACL), batches, True)
+    assert applied is None and counted == 1
+    assert [len(a) for a in answers] == [1, 2]  # type: ignore[arg-type]
+    assert writes[-1] == ["apply", "authorize", "acl_count"]
+    refused, answers, counted = adapter.apply_and_ask(RemoveAcl("nope"), batches, False)
+    assert isinstance(refused, AuthorizerError) and refused.kind == "illegal-state"
+    assert counted is None and [len(a) for a in answers] == [1, 2]  # type: ignore[arg-type]
+    assert writes[-1] == ["apply", "authorize"]
+
+
+def test_the_record_property_on_a_process_takes_one_write_per_step(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    """check_records against the fake (it denies everything): the reference allows alice's READ on
+    'payments' once the ACL is in, so the divergence is found after record 1, from one write."""
+    from kafka_conformance.authorizer.differential import check_records
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("payments"),)), Query(ALICE, (read("other"),)))
+    with pytest.raises(CaseFailed) as failed:
+        check_records(ctx, Scenario(acls=(("1", ACL),), queries=queries))
+    assert failed.value.divergence.step.startswith("after record 1 of")  # type: ignore[attr-defined]
+    assert writes[-1] == ["apply", "authorize", "acl_count"]
