@@ -27,7 +27,7 @@ def test_kfake_probe_table_is_as_recorded(go_programs: dict[str, Path]) -> None:
     from kafka_conformance.broker.check import check_broker
 
     report = check_broker("kfake", max_examples=0, table=True, seed=1)
-    section = DOC.read_text(encoding="utf-8").split("## Conformance tables", 1)[1].split("\n## ", 1)[0]
+    section = DOC.read_text(encoding="utf-8").split("### kfake", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
     column = next(i for i, name in enumerate(rows[0]) if name.startswith("kfake"))
     recorded = {row[0]: row[column] for row in rows[1:]}

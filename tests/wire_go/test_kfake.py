@@ -76,7 +76,7 @@ def test_a_kfake_run_stopped_at_a_random_moment_leaves_nothing(tmp_path: Path, s
 
 def _recorded_kfake_column() -> dict[str, str]:
     """The kfake column of the conformance table in docs/broker-conformance.md: probe -> anomaly or "as Kafka"."""
-    section = DOC.read_text(encoding="utf-8").split("## Conformance tables", 1)[1].split("\n## ", 1)[0]
+    section = DOC.read_text(encoding="utf-8").split("### kfake", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
     column = next(i for i, name in enumerate(rows[0]) if name.startswith("kfake"))
     out = {}
