@@ -16,7 +16,9 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -91,12 +93,20 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
         "spark.python.worker.reuse": "true",
     }.items():
         builder = builder.config(key, value)
+    # SparkContext installs its own SIGINT handler (cancel every job through py4j, then raise);
+    # the kit's own (the CLI's: stop what the run started, say "interrupted") is put back, or a
+    # Ctrl-C arriving while py4j waits on the JVM prints py4j's tracebacks instead.
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main_thread else None
     try:
         session = builder.getOrCreate()
     except Exception as exc:  # a py4j error from the JVM: say what it means, not the Java stack
         first = str(exc).strip().splitlines()
         reason = next((line for line in first if "Exception" in line), first[0] if first else type(exc).__name__)
         raise ValueError(f"Spark could not start a session with master {master!r}: {reason[:300]}") from None
+    finally:
+        if main_thread and previous is not None:
+            signal.signal(signal.SIGINT, previous)
     session.sparkContext.setLogLevel("ERROR")
     return session
 

@@ -24,3 +24,22 @@ def test_a_fuzz_run_stopped_at_a_random_moment_leaves_nothing(tmp_path: Path, si
     assert returncode == code, out + err
     assert "Traceback" not in err, err[-3000:]
     assert left == []
+
+
+def test_a_spark_session_leaves_the_kits_sigint_handler_in_place() -> None:
+    """SparkContext installs its own SIGINT handler; the kit's must stay (else a Ctrl-C while py4j
+    waits prints py4j's tracebacks instead of "interrupted", as the random-moment test once saw)."""
+    from kafka_conformance.corpora.spark_job import spark_session
+
+    def ours(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, ours)
+    try:
+        session = spark_session("local[1]", app_name="kafka-conformance sigint test")
+        try:
+            assert signal.getsignal(signal.SIGINT) is ours
+        finally:
+            session.stop()
+    finally:
+        signal.signal(signal.SIGINT, before)
