@@ -46,7 +46,6 @@ __all__ = [
 from kafka_conformance.authorizer.support import (
     CheckContext,
     agree,
-    answered,
     answers_of,
     check_count,
     close_target,
@@ -167,10 +166,10 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
             applied, answers, counted = guarded(
                 f"apply(record {n}) and the questions after it",
                 lambda r=record: together(r, batches, ctx.caps.acl_count))  # type: ignore[misc]
-            guarded(f"apply(record {n})", lambda a=applied: answered(a))  # type: ignore[misc]
+            guarded(f"apply(record {n})", lambda a=applied: driver.answered(a))  # type: ignore[misc]
             compare_queries(ctx, target, ref, scenario.queries, scenario, step=step,
                             answers=driver.hand_out(answers, batches))
-            check_count(ctx, target, ref, step, answer=lambda c=counted: answered(c))  # type: ignore[misc]
+            check_count(ctx, target, ref, step, answer=lambda c=counted: driver.answered(c))  # type: ignore[misc]
 
 
 def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:

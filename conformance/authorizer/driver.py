@@ -14,7 +14,7 @@ from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
-__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "authorize", "authorize_each", "guarded", "hand_out"]
+__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "guarded", "hand_out"]
 
 T = TypeVar("T")
 
@@ -108,7 +108,7 @@ def hand_out(answers: object, queries: Sequence[tuple[RequestContext, Sequence[A
             yield [Outcome(AuthorizationResult.ERROR, answers.kind)] * len(actions)
         return
     if isinstance(answers, Exception):
-        yield guarded("authorize()", lambda: _raise(answers))
+        yield guarded("authorize()", lambda: answered(answers))
         return
     if not isinstance(answers, list) or len(answers) != len(queries):
         raise TargetCrashed(f"authorize_batches() returned {str(answers)[:200]}, expected {len(queries)} batch answers")
@@ -116,13 +116,17 @@ def hand_out(answers: object, queries: Sequence[tuple[RequestContext, Sequence[A
         if isinstance(answer, KafkaException):
             yield [Outcome(AuthorizationResult.ERROR, answer.kind)] * len(actions)
         elif isinstance(answer, Exception):
-            yield guarded("authorize()", lambda a=answer: _raise(a))  # type: ignore[misc]
+            yield guarded("authorize()", lambda a=answer: answered(a))  # type: ignore[misc]
         else:
             yield _outcomes(answer, actions)
 
 
-def _raise(exc: Exception) -> list[Outcome]:
-    raise exc
+def answered(outcome: T | BaseException) -> T:
+    """An answer read ahead (a pipelined write), or the exception it stands for, raised where
+    the call would have raised it."""
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return outcome
 
 
 def _outcomes(raw: object, actions: Sequence[Action]) -> list[Outcome]:

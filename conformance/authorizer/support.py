@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
 
 import attrs
 from hypothesis import currently_in_test_context, event
@@ -21,7 +20,7 @@ from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilitie
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.anomalies import classify
 from kafka_conformance.authorizer.cases import Query, Scenario
-from kafka_conformance.authorizer.driver import CaseFailed, Outcome, TargetCrashed, guarded
+from kafka_conformance.authorizer.driver import CaseFailed, Outcome, TargetCrashed, answered, guarded
 from kafka_conformance.authorizer.report import Divergence
 from kafka_conformance.reference.acl.values import (
     AclBinding,
@@ -38,7 +37,6 @@ from kafka_conformance.reference.errors import ConfigError, KafkaException
 __all__ = [
     "CheckContext",
     "agree",
-    "answered",
     "answers_of",
     "check_count",
     "close_target",
@@ -50,9 +48,6 @@ __all__ = [
     "questions_of",
     "record_coverage",
 ]
-
-T = TypeVar("T")
-
 
 @attrs.define
 class CheckContext:
@@ -103,14 +98,6 @@ def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str
     for what, step in steps[1:]:
         guarded(what, step)
     return target
-
-
-def answered(outcome: T | BaseException) -> T:
-    """An answer read ahead (a pipelined write), or the exception it stands for, raised where
-    the call would have raised it."""
-    if isinstance(outcome, BaseException):
-        raise outcome
-    return outcome
 
 
 def close_target(target: AuthorizerUnderTest | None) -> None:

@@ -9,13 +9,14 @@ escaped, so a target's name cannot break the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from kafka_conformance.report.baseline import Comparison
-from kafka_conformance.report.model import CellStatus, Report
+from kafka_conformance.report.model import CellStatus, Report, SuiteRun
 from kafka_conformance.report.write_html import ICONS, WORDS
 
-__all__ = ["MAX_LISTED", "to_markdown"]
+__all__ = ["MAX_LISTED", "matrix_table", "to_markdown"]
 
 MAX_LISTED = 30
 """Divergences listed one by one; the rest are counted (a comment has a size limit)."""
@@ -27,6 +28,27 @@ def _md(text: object) -> str:
 
 def _code(text: object) -> str:
     return f"<code>{_md(text)}</code>"
+
+
+def matrix_table(run: SuiteRun, *, promise: str, name: Callable[[str], str], text: Callable[[str], str],
+                 anomaly: Callable[[str], str]) -> list[str]:
+    """One suite's matrix as a Markdown table: a row per promise, a column per target, the icon
+    and word of each cell and the anomalies it diverged by.  ``name`` renders targets and row
+    ids, ``text`` other text, ``anomaly`` each anomaly name (the summary escapes; the findings
+    block of the docs, :mod:`~kafka_conformance.report.docs_block`, quotes as code)."""
+    out = [f"| {promise} | " + " | ".join(f"{name(c.target)} {text(c.release)}" for c in run.columns) + " |",
+           "|---|" + "---|" * len(run.columns)]
+    for row in run.rows:
+        cells = []
+        for col in run.columns:
+            cell = col.cell(row.id)
+            if cell is None:
+                cells.append("")
+                continue
+            names = ", ".join(anomaly(a) for a in dict.fromkeys(d.anomaly for d in cell.divergences))
+            cells.append(f"{ICONS[cell.status]} {WORDS[cell.status]}" + (f": {names}" if names else ""))
+        out.append(f"| {name(row.id)} | " + " | ".join(cells) + " |")
+    return out
 
 
 def to_markdown(report: Report, comparison: Comparison | None = None) -> str:
@@ -43,18 +65,7 @@ def to_markdown(report: Report, comparison: Comparison | None = None) -> str:
             continue
         out.append(f"### {run.suite}")
         out.append("")
-        out.append("| Kafka's promise | " + " | ".join(f"{_code(c.target)} {_md(c.release)}" for c in run.columns) + " |")
-        out.append("|---|" + "---|" * len(run.columns))
-        for row in run.rows:
-            cells = []
-            for col in run.columns:
-                cell = col.cell(row.id)
-                if cell is None:
-                    cells.append("")
-                    continue
-                names = ", ".join(dict.fromkeys(d.anomaly for d in cell.divergences))
-                cells.append(f"{ICONS[cell.status]} {WORDS[cell.status]}" + (f": {_md(names)}" if names else ""))
-            out.append(f"| {_code(row.id)} | " + " | ".join(cells) + " |")
+        out += matrix_table(run, promise="Kafka's promise", name=_code, text=_md, anomaly=_md)
         out.append("")
     listed = [(col, cell, d) for col, cell in report.cells() for d in cell.divergences]
     if listed:
