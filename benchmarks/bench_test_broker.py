@@ -34,7 +34,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.adapters.brokers.testbroker import TestCluster
 from kafka_conformance.reference.broker.batches import ProducerBatch
 from kafka_conformance.reference.cluster.model import ClusterModel
 from kafka_conformance.reference.traces.events import Attempt

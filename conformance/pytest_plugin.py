@@ -20,6 +20,7 @@ generated at import time, so loading the plugin has no Hypothesis side effects.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -27,6 +28,36 @@ import pytest
 from kafka_conformance.pytest_wire import broker_tests, producer_tests
 
 __all__ = ["authorizer_tests", "broker_tests", "producer_tests"]
+
+
+def _leave_the_kit_unrewritten() -> None:
+    """Keep pytest's assertion rewriting off the kit's own modules.
+
+    pytest rewrites every module of a plugin's distribution, so each kit module imported
+    lazily (a broker adapter, the JVM bridge) is turned into Python AST objects at its first
+    use, often while the kit's own threads run (the test broker's event loop, py4j's threads).
+    On CPython 3.11 that conversion keeps its recursion depth per interpreter, not per thread,
+    and two threads converting at once fail with "AST constructor recursion depth mismatch"
+    (CPython gh-106905, pytest #10763): a user's test run dies on a SystemError that has
+    nothing to do with their implementation. The kit's modules hold no test asserts, so
+    rewriting them gains nothing, and a plain import compiles without building AST objects.
+
+    pytest has no public switch for this; the kit's name is taken out of its import hook's
+    marked set. On a pytest whose hook looks different this does nothing (the tests in
+    ``tests/plugin`` notice).
+    """
+    for finder in sys.meta_path:
+        marked = getattr(finder, "_must_rewrite", None)
+        if not isinstance(marked, set) or "kafka_conformance" not in marked:
+            continue
+        marked.discard("kafka_conformance")
+        cache = getattr(finder, "_marked_for_rewrite_cache", None)
+        if isinstance(cache, dict):
+            for name in [n for n in cache if n.split(".")[0] == "kafka_conformance"]:
+                del cache[name]
+
+
+_leave_the_kit_unrewritten()
 
 _OPTIONS = (
     ("target", "target spec, e.g. reference or python:pkg.mod:factory", None),

@@ -206,6 +206,20 @@ class KafkaCluster:
 
         wait_until(f"{self.describe()}: InitProducerId served", serves_ids, self.timeout_s)
 
+    def restore(self) -> None:
+        """Every broker running and registered again: a broker the last trace crashed (or
+        one that died on its own) is started afresh from its data directory."""
+        down = False
+        for node in self.nodes:
+            if node.process is not None and not node.process.running():
+                node.process.stop()
+                node.process = None
+            if node.process is None:
+                self._launch(node)
+                down = True
+        if down:
+            self.wait_ready()
+
     def create_topic(self, topic: str, partitions: int, replication_factor: int, min_insync: int) -> None:
         """Replicas of partition p are brokers p, p+1, ... (mod N): broker 0 leads partition 0."""
         n = len(self.nodes)

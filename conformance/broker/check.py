@@ -35,6 +35,7 @@ from hypothesis import settings as Settings
 from hypothesis.errors import FlakyFailure, FlakyReplay
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
@@ -198,6 +199,7 @@ def _round(
     @given(broker_cases(profile, max_steps=max_steps))
     def test(case: BrokerCase) -> None:
         nonlocal examples
+        raise_if_stopping()  # a stop signal lost inside Hypothesis or a finalizer is raised here
         examples += 1
         if on_example is not None:
             on_example(examples)

@@ -75,10 +75,10 @@ def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
 
 @contextlib.contextmanager
 def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
-    """The in-process Python test broker (``adapters/brokers/test_broker.py``), when present."""
-    if importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is None:
-        raise BrokerTargetError("test-broker: the Python test broker (kafka_conformance.adapters.brokers.test_broker) is not in this build")
-    module: Any = importlib.import_module("kafka_conformance.adapters.brokers.test_broker")
+    """The in-process Python test broker (``adapters/brokers/testbroker.py``), when present."""
+    if importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None:
+        raise BrokerTargetError("test-broker: the Python test broker (kafka_conformance.adapters.brokers.testbroker) is not in this build")
+    module: Any = importlib.import_module("kafka_conformance.adapters.brokers.testbroker")
     version = arg or "4.3.0"
     try:
         version = str(known_release(version, IDEMPOTENCE_RELEASES))
@@ -164,7 +164,7 @@ def broker_targets_table() -> list[tuple[str, str, bool]]:
                 "brokers (default 3) that the kit crashes, restarts and re-leads for the trace table's failover rows",
                 reason is None))
     out.append(("bootstrap:HOST:PORT", "a broker you already run", True))
-    present = importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is not None
+    present = importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is not None
     what = "the kit's Python test broker" if present else "the Python test broker is not in this build"
     out.append(("test-broker[:VERSION]", what, present))
     return out

@@ -28,7 +28,7 @@ import attrs
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
 from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.producer.clients import MODEL, ClientSpecError, delivery_config_for, resolve_client
-from kafka_conformance.producer.engines import BrokerSpecError, open_broker, parse_broker
+from kafka_conformance.producer.engines import BrokerSpecError, open_broker, parse_broker, shared_brokers, trace_for_run
 from kafka_conformance.producer.report import ProducerReport, RunResult, RunStatus, status_of
 from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.delivery.checker import check_delivery
@@ -98,9 +98,10 @@ def run_wire_trace(
     def clock() -> int:
         return int((time.monotonic() - started) * 1000)
 
-    with open_broker(spec, trace, clock) as cluster:
+    on_broker = trace_for_run(spec, trace)
+    with open_broker(spec, on_broker, clock) as cluster:
         deadline = run_deadline_s(trace, cfg)
-        app = adapter.run(trace, cluster.bootstrap, control=cluster.control, tick=cluster.tick, clock=clock, deadline_s=deadline)
+        app = adapter.run(on_broker, cluster.bootstrap, control=cluster.control, tick=cluster.tick, clock=clock, deadline_s=deadline)
         end_ms = clock()
         time.sleep(SETTLE_S)  # the broker may log the last answer just after the client read it
         wire = cluster.events()
@@ -218,22 +219,23 @@ def check_producer(
     spec = "model" if client == MODEL else str(parsed)
     refusals: list[str] = []
     tracker = _Tracker(progress, f"producer {client} on {spec}@{kafka_version}", on_result)
-    tracker.start("generated traces", max_examples)
-    examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces,
-                                        tracker.seen, refusals)
-    tracker.end("diverges" if found is not None else "done")
-    if found is not None and failures_dir is not None:
-        from kafka_conformance.producer.saved import save_run
+    with shared_brokers():  # Apache Kafka starts once for the generated traces and the table
+        tracker.start("generated traces", max_examples)
+        examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces,
+                                            tracker.seen, refusals)
+        tracker.end("diverges" if found is not None else "done")
+        if found is not None and failures_dir is not None:
+            from kafka_conformance.producer.saved import save_run
 
-        found = attrs.evolve(found, saved_to=str(save_run(found, failures_dir, kafka_version=kafka_version, seed=seed)))
-    rows: tuple[RunResult, ...] = ()
-    if table:
-        from kafka_conformance.producer.table import run_table, table_rows
+            found = attrs.evolve(found, saved_to=str(save_run(found, failures_dir, kafka_version=kafka_version, seed=seed)))
+        rows: tuple[RunResult, ...] = ()
+        if table:
+            from kafka_conformance.producer.table import run_table, table_rows
 
-        tracker.start("trace table", len(table_rows()))
-        rows = run_table(client, broker=spec, kafka_version=kafka_version, failures_dir=failures_dir,
-                         on_result=tracker.seen)
-        tracker.end("done")
+            tracker.start("trace table", len(table_rows()))
+            rows = run_table(client, broker=spec, kafka_version=kafka_version, failures_dir=failures_dir,
+                             on_result=tracker.seen)
+            tracker.end("done")
     return ProducerReport(client, spec, kafka_version, seed, examples, found, rows, tuple(errors[:5]),
                           time.monotonic() - started, refused=len(refusals), refusal=refusals[0] if refusals else None,
                           outside=tracker.outside, guarantees=tuple(sorted(tracker.guarantees)))

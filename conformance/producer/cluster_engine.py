@@ -9,8 +9,11 @@ answers the delivery checker reads.  Steps a real cluster cannot take on cue
 (``leaderless`` with its brokers up, ``expire-producers``) refuse the trace by name
 before anything starts.
 
-Each trace gets a cluster of its own, started and stopped around it: a crash or a
-reassignment never leaks into the next trace.
+Alone, a trace gets a cluster of its own, started and stopped around it. Inside
+:func:`~kafka_conformance.producer.engines.shared_brokers` the traces share one: each
+trace gets a topic of its own (replicas placed as the trace's model places them), a
+broker a trace crashed is started again before the next trace, and reassignments only
+ever touch the trace's own topic, so nothing of one trace leaks into the next.
 """
 
 from __future__ import annotations
@@ -54,23 +57,39 @@ def cluster_refusal(trace: ProducerTrace, brokers: int) -> str | None:
     return None
 
 
+Started = Callable[[Callable[[], contextlib.AbstractContextManager[Any]]], contextlib.AbstractContextManager[Any]]
+"""How the cluster is had: given the way to start one, a block holding a running cluster
+(one of its own, or one shared by the traces of a run)."""
+
+
 @contextlib.contextmanager
-def open_kafka_cluster(version: str, brokers: int, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[Any]:
-    """Start the cluster, create the trace's topic, put the fault proxy in front; stop all at the end."""
-    from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy
+def _own_cluster(version: str, brokers: int) -> Iterator[Any]:
     from kafka_conformance.adapters.brokers.kafka_cluster import start_kafka_cluster
 
     cluster = start_kafka_cluster(version, brokers)
     try:
         cluster.wait_ready()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@contextlib.contextmanager
+def open_kafka_cluster(
+    version: str, brokers: int, trace: ProducerTrace, clock: Callable[[], int], *, started: Started | None = None
+) -> Iterator[Any]:
+    """A running cluster (``started`` says whose), every broker up, the trace's topic created,
+    the fault proxy in front."""
+    from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy
+
+    with (started or (lambda start: start()))(lambda: _own_cluster(version, brokers)) as cluster:
+        cluster.restore()
         spec = trace.cluster
         cluster.create_topic(spec.topic, spec.partitions, spec.replication_factor, spec.min_insync_replicas)
         first = cluster.nodes[0]
         with FaultProxy("127.0.0.1", first.port, trace.plan, clock=clock) as proxy:
             bootstrap = ",".join(proxy.address_for("127.0.0.1", node.port) for node in cluster.nodes)
             yield _ClusterBroker(cluster, proxy, trace, bootstrap)
-    finally:
-        cluster.stop()
 
 
 @attrs.define

@@ -22,11 +22,20 @@ A broker spec names the other half of a run:
 Each spec opens a :class:`WireBroker`: a bootstrap address, the ``control`` and
 ``tick`` callbacks the client runner is given, and after the run the broker-side
 events, the final log and the log start offsets.
+
+Apache Kafka takes seconds to start (a cluster about fifteen), so inside
+:func:`shared_brokers` (the trace table, a matrix, generated traces and the report
+enter it) ``kafka:VERSION`` and ``kafka-cluster:VERSION[:N]`` start once and serve
+every trace of the block, each trace on a topic of its own; a cluster whose brokers
+a trace crashed is restored before the next one, and a broker a trace ended with an
+error on is stopped and started afresh.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
@@ -36,7 +45,8 @@ from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
 
-__all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "WireBroker", "open_broker", "parse_broker"]
+__all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "SharedBrokers", "WireBroker", "open_broker", "parse_broker",
+           "shared_brokers", "trace_for_run"]
 
 REAL_BROKERS = ("tansu", "noida", "rdkafka-mock", "kfake")
 TEST_BROKER = "test-broker"
@@ -109,6 +119,100 @@ def _kfake_runs_here(spec: str) -> None:
         raise BrokerSpecError(f"{spec}: {reason}")
 
 
+class SharedBrokers:
+    """Real brokers started once and kept for the traces of one block (:func:`shared_brokers`).
+
+    Each entry owns its broker's stop: :meth:`discard` stops one (a trace ended with an
+    error on it, so its state is unknown), :meth:`close` stops all, also on Ctrl-C."""
+
+    def __init__(self) -> None:
+        self._live: dict[str, tuple[Any, contextlib.ExitStack]] = {}
+        self._topics = itertools.count(1)
+        self.started = 0
+        """How many brokers (or clusters) were started: the test of reuse reads it."""
+
+    def take(self, key: str, start: Callable[[], contextlib.AbstractContextManager[Any]]) -> Any:
+        """The running broker under ``key``, started with ``start()`` the first time."""
+        if key not in self._live:
+            stack = contextlib.ExitStack()
+            try:
+                running = stack.enter_context(start())
+            except BaseException:
+                stack.close()
+                raise
+            self._live[key] = (running, stack)
+            self.started += 1
+        return self._live[key][0]
+
+    @property
+    def live(self) -> dict[str, Any]:
+        """The brokers (or clusters) running now, by spec."""
+        return {key: running for key, (running, _) in self._live.items()}
+
+    def discard(self, key: str) -> None:
+        entry = self._live.pop(key, None)
+        if entry is not None:
+            entry[1].close()
+
+    def next_topic(self, topic: str) -> str:
+        return f"{topic}-{next(self._topics)}"
+
+    def close(self) -> None:
+        errors: list[BaseException] = []
+        while self._live:
+            try:
+                self.discard(next(iter(self._live)))
+            except BaseException as exc:  # stop the others first, then say it
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+
+
+_SHARED: contextvars.ContextVar[SharedBrokers | None] = contextvars.ContextVar("kafka_conformance_shared_brokers", default=None)
+_SHAREABLE = frozenset({"kafka", "kafka-cluster"})
+
+
+@contextlib.contextmanager
+def shared_brokers() -> Iterator[SharedBrokers]:
+    """Within the block, Apache Kafka brokers and clusters start once per spec; nested blocks share the outer one."""
+    outer = _SHARED.get()
+    if outer is not None:
+        yield outer
+        return
+    pool = SharedBrokers()
+    token = _SHARED.set(pool)
+    try:
+        yield pool
+    finally:
+        _SHARED.reset(token)
+        pool.close()
+
+
+def trace_for_run(spec: BrokerSpec, trace: ProducerTrace) -> ProducerTrace:
+    """The trace as it runs on ``spec``: on a shared broker its topic gets a name of its own,
+    so that no trace reads another's records (the judged trace keeps its name)."""
+    pool = _SHARED.get()
+    if pool is None or spec.kind not in _SHAREABLE:
+        return trace
+    return attrs.evolve(trace, cluster=attrs.evolve(trace.cluster, topic=pool.next_topic(trace.cluster.topic)))
+
+
+@contextlib.contextmanager
+def _shared_or_own(key: str, start: Callable[[], contextlib.AbstractContextManager[Any]]) -> Iterator[Any]:
+    """The shared broker under ``key`` inside :func:`shared_brokers`, else one of its own for this block."""
+    pool = _SHARED.get()
+    if pool is None:
+        with start() as running:
+            yield running
+        return
+    running = pool.take(key, start)
+    try:
+        yield running
+    except BaseException:
+        pool.discard(key)
+        raise
+
+
 class WireBroker(Protocol):
     """A started broker (or cluster) for one run."""
 
@@ -143,7 +247,8 @@ def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]
         if refusal is not None:
             raise BrokerSpecError(f"{spec} cannot run this trace: {refusal}")
         try:
-            with open_kafka_cluster(release, int(count), trace, clock) as cluster:
+            with open_kafka_cluster(release, int(count), trace, clock,
+                                    started=lambda start: _shared_or_own(str(spec), start)) as cluster:
                 yield cluster
         except BrokerStartError as exc:
             raise BrokerSpecError(f"{spec}: {exc}") from exc
@@ -176,7 +281,7 @@ def _kfake_cluster(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], i
 @contextlib.contextmanager
 def _test_cluster(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
     try:
-        from kafka_conformance.adapters.brokers.test_broker import TestCluster
+        from kafka_conformance.adapters.brokers.testbroker import TestCluster
     except ImportError as exc:  # pragma: no cover - only before the test broker exists
         raise BrokerSpecError(f"the Python test broker is not available in this installation: {exc}") from exc
     cluster_spec = trace.cluster if spec.version is None else attrs.evolve(trace.cluster, kafka_version=spec.version)
@@ -224,7 +329,10 @@ def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int
     if steps:
         raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} (the test broker can)")
     try:
-        with _started(str(spec)) as running:
+        def start() -> contextlib.AbstractContextManager[Any]:
+            return _started(str(spec))
+
+        with _shared_or_own(str(spec), start) if spec.kind == KAFKA else start() as running:
             broker = _RealBroker(running.host, running.port, trace)
             broker.prepare()
             if not trace.plan.rules:

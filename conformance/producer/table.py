@@ -25,7 +25,7 @@ import attrs
 
 from kafka_conformance.producer.check import run_and_judge
 from kafka_conformance.producer.clients import REAL_CLIENTS, ClientSpecError, resolve_client
-from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
+from kafka_conformance.producer.engines import BrokerSpecError, parse_broker, shared_brokers
 from kafka_conformance.producer.report import MatrixReport, RunResult, RunStatus
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
@@ -62,8 +62,16 @@ def run_table(
     on_result: Callable[[RunResult], None] | None = None,
 ) -> tuple[RunResult, ...]:
     """Every row (of ``rows``, default the whole table) run once on ``client``."""
+    with shared_brokers():
+        return _run_rows(client, broker, kafka_version, rows if rows is not None else table_rows(), failures_dir, on_result)
+
+
+def _run_rows(
+    client: str, broker: str, kafka_version: str, rows: Sequence[Any], failures_dir: Path | None,
+    on_result: Callable[[RunResult], None] | None,
+) -> tuple[RunResult, ...]:
     out: list[RunResult] = []
-    for entry in rows if rows is not None else table_rows():
+    for entry in rows:
         result = run_and_judge(entry.trace, client, broker=broker, kafka_version=kafka_version, name=entry.name, number=entry.number)
         if not out and result.status is RunStatus.ERROR and "could not start" in result.error:
             raise ColumnUnusable(result.error)
@@ -119,26 +127,27 @@ def run_matrix(
             parse_broker(broker)  # a bad spec is a usage error before anything runs
             columns.append((client, broker))
     results: dict[tuple[str, str], tuple[RunResult, ...]] = {}
-    for client, broker in columns:
-        column = f"matrix {client} on {broker}@{kafka_version}"
-        seen = {"done": 0, "diverges": 0}
+    with shared_brokers():  # one Apache Kafka broker or cluster per spec serves every client
+        for client, broker in columns:
+            column = f"matrix {client} on {broker}@{kafka_version}"
+            seen = {"done": 0, "diverges": 0}
 
-        def one(result: RunResult, column: str = column, seen: dict[str, int] = seen) -> None:
-            seen["done"] += 1
-            seen["diverges"] += result.status in (RunStatus.CLIENT, RunStatus.BROKER)
-            if on_result is not None:
-                on_result(result)
-            emit(progress, ProgressEvent(Kind.EXAMPLE, column, "trace table", seen["done"], len(entries), seen["diverges"]))
+            def one(result: RunResult, column: str = column, seen: dict[str, int] = seen) -> None:
+                seen["done"] += 1
+                seen["diverges"] += result.status in (RunStatus.CLIENT, RunStatus.BROKER)
+                if on_result is not None:
+                    on_result(result)
+                emit(progress, ProgressEvent(Kind.EXAMPLE, column, "trace table", seen["done"], len(entries), seen["diverges"]))
 
-        emit(progress, ProgressEvent(Kind.START, column, "trace table", 0, len(entries)))
-        try:
-            results[(client, broker)] = run_table(client, broker=broker, kafka_version=kafka_version, rows=entries,
-                                                  failures_dir=failures_dir, on_result=one)
-        except (BrokerSpecError, ColumnUnusable) as exc:
-            skipped.append(f"{client}@{broker}: {exc}")
-            emit(progress, ProgressEvent(Kind.NOTE, column, message=f"could not run: {exc}"))
-            continue
-        emit(progress, ProgressEvent(Kind.END, column, "trace table", seen["done"], len(entries), seen["diverges"], "done"))
+            emit(progress, ProgressEvent(Kind.START, column, "trace table", 0, len(entries)))
+            try:
+                results[(client, broker)] = run_table(client, broker=broker, kafka_version=kafka_version, rows=entries,
+                                                      failures_dir=failures_dir, on_result=one)
+            except (BrokerSpecError, ColumnUnusable) as exc:
+                skipped.append(f"{client}@{broker}: {exc}")
+                emit(progress, ProgressEvent(Kind.NOTE, column, message=f"could not run: {exc}"))
+                continue
+            emit(progress, ProgressEvent(Kind.END, column, "trace table", seen["done"], len(entries), seen["diverges"], "done"))
     kept = [c for c in columns if c in results]
     grid = tuple(
         (f"#{e.number} {e.name}", tuple(results[c][i] for c in kept)) for i, e in enumerate(entries)

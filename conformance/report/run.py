@@ -157,28 +157,29 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
     from kafka_conformance.producer.check import check_producer
     from kafka_conformance.producer.clients import MODEL, ClientSpecError
-    from kafka_conformance.producer.engines import BrokerSpecError
+    from kafka_conformance.producer.engines import BrokerSpecError, shared_brokers
 
     rows = producer_rows()
     version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
     columns = []
-    for client, broker, named in plan.producers:
-        target = column_target(client, broker)
-        table = client == MODEL or depth.real_client_table
-        try:
-            report = check_producer(client, kafka_version=version, broker="test-broker" if broker == "model" else broker,
-                                    max_examples=depth.producer_traces, seed=seed, table=table,
-                                    failures_dir=saves / "producer" if saves is not None else None, progress=say.sink)
-        except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
-            if not named:
-                skipped.append(NotRun("producer", target, str(exc)))
-                say.note("producer", target, f"not run here: {exc}")
+    with shared_brokers():  # Apache Kafka starts once per broker spec for every client
+        for client, broker, named in plan.producers:
+            target = column_target(client, broker)
+            table = client == MODEL or depth.real_client_table
+            try:
+                report = check_producer(client, kafka_version=version, broker="test-broker" if broker == "model" else broker,
+                                        max_examples=depth.producer_traces, seed=seed, table=table,
+                                        failures_dir=saves / "producer" if saves is not None else None, progress=say.sink)
+            except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
+                if not named:
+                    skipped.append(NotRun("producer", target, str(exc)))
+                    say.note("producer", target, f"not run here: {exc}")
+                    continue
+                columns.append(_done(say, unrunnable("producer", target, version, str(exc), rows)))
                 continue
-            columns.append(_done(say, unrunnable("producer", target, version, str(exc), rows)))
-            continue
-        what = "the reference producer against the reference cluster (simulated time)" if client == MODEL else ""
-        left_out = "" if table else "the trace table runs on real clients under the ci and nightly profiles, not smoke"
-        columns.append(_done(say, producer_column(report, description=what, table_left_out=left_out)))
+            what = "the reference producer against the reference cluster (simulated time)" if client == MODEL else ""
+            left_out = "" if table else "the trace table runs on real clients under the ci and nightly profiles, not smoke"
+            columns.append(_done(say, producer_column(report, description=what, table_left_out=left_out)))
     return SuiteRun("producer", rows, tuple(columns))
 
 

@@ -28,6 +28,7 @@ import attrs
 import hypothesis
 from hypothesis import HealthCheck, Phase, given, settings
 
+from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import AclBinding, ResourcePattern, ResourceType
 from kafka_conformance.reference.authorizer.config import AuthorizerConfig
@@ -245,6 +246,7 @@ def check_requests(
         run = _Run(connection, release, flavour)
         run.prepare()
         for scenario in NAMED:
+            raise_if_stopping()
             count += 1
             divergences += run.run(scenario)
             progress(f"{count} scenarios, {len(divergences)} divergences")
@@ -252,6 +254,7 @@ def check_requests(
 
         def generated(scenario: Scenario) -> None:
             nonlocal count
+            raise_if_stopping()  # a stop signal lost inside Hypothesis or a finalizer is raised here
             count += 1
             new = [d for d in run.run(scenario) if (d.anomaly, d.request) not in seen]
             if new:

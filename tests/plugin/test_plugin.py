@@ -138,3 +138,26 @@ TestMine = authorizer_tests("python:my_authorizer:factory")
     )
     result = tester.runpytest_subprocess("-q", "-n", "2")
     result.assert_outcomes(passed=10, skipped=1)
+
+
+def test_the_kit_s_modules_are_not_rewritten_by_pytest(tester: pytest.Pytester) -> None:
+    # A kit module imported lazily during a test (here the test broker) must load through the
+    # plain source loader: rewriting it would parse it into AST objects while the kit's threads
+    # run, which CPython 3.11 can fail on (see pytest_plugin._leave_the_kit_unrewritten).
+    tester.makepyfile(
+        test_lazy="""
+import importlib, sys
+from _pytest.assertion.rewrite import AssertionRewritingHook
+
+def test_lazy_import_is_plain():
+    assert "kafka_conformance.reference.message_format" not in sys.modules
+    module = importlib.import_module("kafka_conformance.reference.message_format")
+    loader = module.__spec__.loader
+    assert not isinstance(loader, AssertionRewritingHook), loader
+
+def test_the_user_s_own_test_modules_still_are():
+    assert isinstance(sys.modules[__name__].__spec__.loader, AssertionRewritingHook)
+"""
+    )
+    result = tester.runpytest_subprocess("-q")
+    result.assert_outcomes(passed=2)

@@ -68,10 +68,11 @@ UNITS: dict[str, set[str]] = {
                                "conformance.__init__", "conformance.terminal"},
     "conformance.producer": {"reference.*", "adapters.brokers", "adapters.clients", "adapters.go", "adapters.reaper",
                              "conformance.casefiles", "conformance.terminal"},
-    "conformance.broker": {"reference.*", "adapters.brokers", "adapters.go", "conformance.casefiles", "conformance.terminal"},
+    "conformance.broker": {"reference.*", "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.casefiles",
+                           "conformance.terminal"},
     # what a person sees while a suite runs: the suites report to it, it imports none of them
     "conformance.terminal": set(),
-    "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go"},
+    "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go", "adapters.reaper"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",

@@ -14,7 +14,7 @@ import pytest
 from kafka_conformance.broker.check import check_broker
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is None, reason="the Python test broker is not in this build"
+    importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None, reason="the Python test broker is not in this build"
 )
 
 

@@ -145,3 +145,21 @@ def test_the_test_broker_answers_as_real_kafka_on_the_same_requests() -> None:
     assert len(kafka) == sum(len(c.batches) for c in cases)
     assert test_broker == kafka
     assert {code for _, code, _, _ in kafka} >= {0, 45}  # the cases reach more than the happy path
+
+
+def test_one_broker_serves_the_traces_of_a_run_each_on_a_topic_of_its_own() -> None:
+    # Rows 1 and 2 both send to the topic "conformance": on one shared broker, each must read
+    # back only its own records (else the second would see the first's as phantom writes).
+    _need(RELEASE)
+    pytest.importorskip("kafka")
+    from kafka_conformance.producer.engines import shared_brokers
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    with shared_brokers() as pool:
+        results = run_table("kafka-python", broker=f"kafka:{RELEASE}", kafka_version=RELEASE, rows=table_rows(["1", "2", "1"]))
+        assert pool.started == 1 and list(pool.live) == [f"kafka:{RELEASE}"]
+        (running,) = pool.live.values()
+    for result in results:
+        assert result.status is RunStatus.HOLDS, (result.number, result.error, result.anomalies, result.verdicts)
+    assert running.pid is not None and not Path(f"/proc/{running.pid}").exists()  # stopped and reaped with the block

@@ -16,7 +16,7 @@ from kafka_conformance.report.model import CellStatus
 from kafka_conformance.report.run import run_report
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("kafka_conformance.adapters.brokers.test_broker") is None or importlib.util.find_spec("kafka") is None,
+    importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None or importlib.util.find_spec("kafka") is None,
     reason="the Python test broker or kafka-python is not installed",
 )
 

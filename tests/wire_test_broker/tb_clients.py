@@ -16,7 +16,7 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 
-from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.adapters.brokers.testbroker import TestCluster
 from kafka_conformance.reference.delivery.checker import DeliveryConfig, check_delivery
 from kafka_conformance.reference.delivery.verdicts import DeliveryReport, Outcome
 from kafka_conformance.reference.traces.events import Acked, Event, Indeterminate, Send

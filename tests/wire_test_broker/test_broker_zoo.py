@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from broker_zoo import ZOO, IndependentLog
 
-import kafka_conformance.adapters.brokers.test_broker as test_broker
+import kafka_conformance.adapters.brokers.testbroker as test_broker
 from kafka_conformance.broker.check import check_broker
 from kafka_conformance.broker.classes import BROKER_CLASSES
 from kafka_conformance.broker.report import render_broker_text

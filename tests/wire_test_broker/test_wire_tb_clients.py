@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from tb_clients import CLIENTS, produce, quiet_imports, violated
 
-from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.adapters.brokers.testbroker import TestCluster
 from kafka_conformance.reference.traces.events import Attempt, Fault, FaultKind, Response
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep

@@ -7,7 +7,7 @@ import socket
 import pytest
 from tb_raw import Raw, protocol
 
-from kafka_conformance.adapters.brokers.test_broker import TestCluster
+from kafka_conformance.adapters.brokers.testbroker import TestCluster
 from kafka_conformance.reference.traces.events import Fault, FaultKind
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tb_raw import Raw, batch_bytes, protocol, quiet
 
-from kafka_conformance.adapters.brokers.test_broker import TestCluster
-from kafka_conformance.adapters.brokers.test_broker_codec import SERVED_VERSIONS
+from kafka_conformance.adapters.brokers.testbroker import TestCluster
+from kafka_conformance.adapters.brokers.testbroker_codec import SERVED_VERSIONS
 from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import broker_profile

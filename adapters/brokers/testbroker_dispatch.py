@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.adapters.brokers import test_broker_codec as codec
+from kafka_conformance.adapters.brokers import testbroker_codec as codec
 from kafka_conformance.reference.broker.partition_log import ProduceResponse
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.cluster.model import ClusterModel, ProduceOutcome

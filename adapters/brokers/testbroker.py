@@ -38,8 +38,8 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.adapters.brokers.test_broker_codec import MAX_FRAME
-from kafka_conformance.adapters.brokers.test_broker_dispatch import Dispatcher, Reply
+from kafka_conformance.adapters.brokers.testbroker_codec import MAX_FRAME
+from kafka_conformance.adapters.brokers.testbroker_dispatch import Dispatcher, Reply
 from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.cluster.model import ClusterModel
