@@ -4,6 +4,7 @@ version and flavour it declares."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import cast
 
 import attrs
@@ -11,7 +12,7 @@ import attrs
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.cases import BatchStep, Scenario, SnapshotStep
-from kafka_conformance.authorizer.driver import CaseFailed, guarded
+from kafka_conformance.authorizer.driver import CaseFailed, Outcome, guarded
 from kafka_conformance.authorizer.report import Divergence
 from kafka_conformance.reference.acl.filters import (
     ANY_ACL,
@@ -184,18 +185,34 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
             return
         ref, target = pair
         total = len(scenario.records)
+        # A process target takes a one-record step and the questions after it in one write
+        # (as in check_records); the questions are asked once, in the state after the record,
+        # which is the state before it when the record was rightly refused.
+        together = getattr(target, "apply_and_ask", None) if scenario.queries else None
+        batches = [(q.context, q.actions) for q in scenario.queries]
         for n, step in enumerate(scenario.records, start=1):
             where = f"after step {n} of {total} ({step})"
             if isinstance(step, SnapshotStep):
                 ref.load_snapshot(dict(step.acls))
                 guarded(f"load_snapshot(step {n})", lambda s=step: target.load_snapshot(dict(s.acls)))  # type: ignore[misc]
+            elif together is not None and not isinstance(step, BatchStep):
+                applied, answers, counted = guarded(
+                    f"apply(step {n}) and the questions after it",
+                    lambda s=step: together(s, batches, ctx.caps.acl_count))  # type: ignore[misc]
+                read: _ReadAhead = (driver.hand_out(answers, batches), lambda c=counted: driver.answered(c))  # type: ignore[misc]
+                refused = _apply_record(ctx, ref, target, step, f"step {n}", where,
+                                        sent=lambda a=applied: driver.answered(a))  # type: ignore[misc]
+                if refused:
+                    _unchanged(ctx, target, ref, scenario, f"after the refused record {step} in step {n}", read)
+                else:
+                    _ask(ctx, target, ref, scenario, where, read)
+                continue
             else:
                 inner = step.records if isinstance(step, BatchStep) else (step,)
                 for record in inner:
                     if _apply_record(ctx, ref, target, record, f"step {n}", where):
                         _unchanged(ctx, target, ref, scenario, f"after the refused record {record} in step {n}")
-            compare_queries(ctx, target, ref, scenario.queries, scenario, step=where)
-            check_count(ctx, target, ref, where)
+            _ask(ctx, target, ref, scenario, where)
         replayed = [o for batch in driver.authorize_each(target, [(q.context, q.actions) for q in scenario.queries])
                     for o in batch]
     final = tuple(ref.snapshot().items())
@@ -209,12 +226,23 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
                                         "after the whole log"))
 
 
+_ReadAhead = tuple[Iterator[list[Outcome]], Callable[[], int]]
+"""The answers to a step's questions and its acl_count, already read by a pipelined write."""
+
+
+def _ask(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, scenario: Scenario, where: str,
+         read: _ReadAhead | None = None) -> None:
+    """Every question and acl_count against the reference, asked now or (``read``) read ahead."""
+    answers, counted = read if read is not None else (None, None)
+    compare_queries(ctx, target, ref, scenario.queries, scenario, step=where, answers=answers)
+    check_count(ctx, target, ref, where, answer=counted)
+
+
 def _unchanged(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, scenario: Scenario,
-               where: str) -> None:
+               where: str, read: _ReadAhead | None = None) -> None:
     """Right after a refused record, the target must answer and count as before it."""
     try:
-        compare_queries(ctx, target, ref, scenario.queries, scenario, step=where)
-        check_count(ctx, target, ref, where)
+        _ask(ctx, target, ref, scenario, where, read)
     except CaseFailed as exc:
         d = cast(Divergence, exc.divergence)
         raise CaseFailed(attrs.evolve(d, anomaly="refused-record-changed-state",
@@ -223,8 +251,9 @@ def _unchanged(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAut
 
 
 def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, target: AuthorizerUnderTest,
-                  record: AddAcl | RemoveAcl, what: str, where: str) -> bool:
-    """Apply one record to both; the target must refuse exactly what Kafka refuses.
+                  record: AddAcl | RemoveAcl, what: str, where: str, sent: Callable[[], object] | None = None) -> bool:
+    """Apply one record to both (to the target by ``sent``, the answer of a write already
+    made, when given); the target must refuse exactly what Kafka refuses.
     Returns whether the record was (rightly) refused."""
     expected: str | None = None
     reason = ""
@@ -234,7 +263,7 @@ def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, target: Authorize
         expected, reason = exc.kind, str(exc)
     actual: str | None = None
     try:
-        guarded(f"apply({what}: {record})", lambda: target.apply(record))
+        guarded(f"apply({what}: {record})", sent or (lambda: target.apply(record)))
     except KafkaException as exc:
         actual = exc.kind
     if expected is None and actual is None:

@@ -153,3 +153,24 @@ def test_the_record_property_on_a_process_takes_one_write_per_step(
         check_records(ctx, Scenario(acls=(("1", ACL),), queries=queries))
     assert failed.value.divergence.step.startswith("after record 1 of")  # type: ignore[attr-defined]
     assert writes[-1] == ["apply", "authorize", "acl_count"]
+
+
+def test_the_record_log_property_on_a_process_takes_one_write_per_record_step(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    """check_record_log: a refused record (removing an id never added) and then an add, each
+    step one write; the refused step's questions are its unchanged-state check, and the add's
+    divergence (the fake denies what the ACL allows) is reported after step 2, as asked call by call."""
+    from kafka_conformance.authorizer.differential import check_record_log
+    from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("payments"),)), Query(ALICE, (read("other"),)))
+    with pytest.raises(CaseFailed) as failed:
+        check_record_log(ctx, Scenario(records=(RemoveAcl("nope"), AddAcl("1", ACL)), queries=queries))
+    divergence = failed.value.divergence
+    assert divergence.anomaly != "refused-record-changed-state"  # type: ignore[attr-defined]
+    assert divergence.step.startswith("after step 2 of 2")  # type: ignore[attr-defined]
+    assert (divergence.expected, divergence.actual) == ("ALLOWED", "DENIED")  # type: ignore[attr-defined]
+    steps = [w for w in writes if w[0] == "apply"]
+    assert steps == [["apply", "authorize", "acl_count"]] * 2
