@@ -135,3 +135,17 @@ def test_unreachable_upstream_is_a_clear_error() -> None:
         port = s.getsockname()[1]
     with pytest.raises(ProxyError, match=f"cannot reach upstream broker 127.0.0.1:{port}"):
         FaultProxy("127.0.0.1", port)
+
+
+def test_a_clean_trace_on_a_single_real_broker_is_settled_not_unknown(noida: RunningBroker) -> None:
+    # Without faults the proxy still stands in front: its log of attempts and answers is what
+    # the checker settles the run with (before, a clean run on a wheel broker was "unknown").
+    pytest.importorskip("kafka")
+    from kafka_conformance.producer.check import run_and_judge
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
+
+    clean = ProducerTrace([SendStep("a"), SendStep("b"), FlushStep(), SendStep("c")], name="clean")
+    result = run_and_judge(clean, "kafka-python", broker="noida", kafka_version="3.9.1")
+    assert result.status is RunStatus.HOLDS, (result.error, result.verdicts)
+    assert dict(result.counts)["acked"] == 3
