@@ -244,12 +244,19 @@ class KafkaCluster:
             broker in m.isr and m.leader >= 0 for m in self.partitions(topic).values() if broker in m.replicas))
 
     def failover(self, topic: str, partition: int) -> int:
-        """Move leadership of ``topic-partition`` to the next in-sync replica; the new leader's id."""
+        """Move leadership of ``topic-partition`` to the next live in-sync replica after the
+        leader in placement order (brokers p, p+1, ... as :meth:`create_topic` placed them), as
+        the reference cluster does; the leader's id afterwards.  With no other in-sync replica
+        leadership stays where it is: the model re-elects the same leader under a new epoch,
+        which Kafka cannot be made to do on cue (the producer sees no difference either way)."""
         meta = self.partitions(topic)[partition]
-        others = [r for r in meta.replicas if r != meta.leader and r in meta.isr]
+        n = len(self.nodes)
+        placement = sorted(meta.replicas, key=lambda r: (r - partition) % n)
+        start = placement.index(meta.leader) + 1 if meta.leader in placement else 0
+        others = [r for r in placement[start:] + placement[:start]
+                  if r != meta.leader and r in meta.isr and self.node(r).process is not None]
         if not others:
-            raise BrokerStartError(f"{topic}-{partition}: no other in-sync replica to fail over to "
-                                   f"(replicas {list(meta.replicas)}, ISR {list(meta.isr)})")
+            return int(meta.leader)
         target = int(others[0])
         order = [target, *(r for r in meta.replicas if r != target)]
         with self._client() as client:

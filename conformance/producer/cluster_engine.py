@@ -103,10 +103,13 @@ class _ClusterBroker:
 
     def control(self, step: ClusterStep) -> None:
         topic = self.trace.cluster.topic
-        if step.action is ClusterAction.CRASH:
-            self.cluster.crash_and_settle(step.broker, topic)
-        elif step.action is ClusterAction.RESTART:
-            self.cluster.restart_and_settle(step.broker, topic)
+        if step.action in (ClusterAction.CRASH, ClusterAction.RESTART):
+            # As in the model: crashing a broker that is down, or restarting one that is up, does nothing.
+            up = self.cluster.node(step.broker).process is not None
+            if step.action is ClusterAction.CRASH and up:
+                self.cluster.crash_and_settle(step.broker, topic)
+            elif step.action is ClusterAction.RESTART and not up:
+                self.cluster.restart_and_settle(step.broker, topic)
         elif step.action is ClusterAction.FAILOVER:
             self.cluster.failover(topic, step.partition)
         elif step.action is ClusterAction.DISCONNECT:
