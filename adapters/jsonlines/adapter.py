@@ -185,6 +185,30 @@ class SubprocessAuthorizer:
                 counted = exc
         return applied, answers, counted
 
+    def count_and_list(
+        self, filters: Sequence[AclBindingFilter], count: bool
+    ) -> tuple[int | Exception | None, list[list[AclBinding] | Exception]]:
+        """``acl_count`` (when ``count``) and ``acls`` of every filter in one pipelined write:
+        the listing property's questions in one round trip instead of one per filter.  Each
+        answer is returned as its value or the exception it stands for, so that the caller
+        meets them in the order it would have met them asking one by one."""
+        if self._closed or self._needs_reset:
+            raise AdapterError("protocol-error", "count_and_list() needs a configured adapter")
+        requests: list[tuple[str, dict[str, Any]]] = [("acl_count", {})] if count else []
+        requests += [("acls", {"filter": encode_filter(f)}) for f in filters]
+        responses = self._pipelined(requests)
+        counted = self._decoded(responses[0], "acl_count", decode_count) if count else None
+        return counted, [self._decoded(r, "acls", decode_bindings) for r in responses[int(count):]]
+
+    def _decoded(self, response: dict[str, Any], op: str, decode: Callable[[Any], Any]) -> Any:
+        """One answer of a pipelined write, decoded, or the exception it stands for."""
+        try:
+            return decode(self.session.unwrap(response, op))
+        except WireError as exc:
+            return self._malformed(op, exc)
+        except (KafkaException, AdapterError) as exc:
+            return exc
+
     def _pipelined(self, requests: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         """Several requests in one write, in this adapter's state (configured already)."""
         try:
@@ -217,17 +241,26 @@ class SubprocessAuthorizer:
     def authorize_by_resource_type(
         self, context: RequestContext, operation: AclOperation, resource_type: ResourceType
     ) -> AuthorizationResult:
-        query = {"context": encode_context(context), "operation": operation.name, "resource_type": resource_type.name}
-        result = self._call("authorize_by_resource_type", {"queries": [query]})
+        answer = self.authorize_by_resource_type_batches([(context, operation, resource_type)])[0]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def authorize_by_resource_type_batches(
+        self, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]]
+    ) -> list[AuthorizationResult | Exception]:
+        """Many ``authorize_by_resource_type`` questions in one request line: per query, its
+        answer or the exception the implementation's error stands for (returned, not raised:
+        each is met at its turn)."""
+        payload = [{"context": encode_context(c), "operation": op.name, "resource_type": rt.name} for c, op, rt in queries]
+        result = self._call("authorize_by_resource_type", {"queries": payload})
         try:
-            if not isinstance(result, list) or len(result) != 1:
-                raise WireError("result", "expected an array with one answer (one query was sent)")
-            answer = decode_answer(result[0], "result[0]")
+            if not isinstance(result, list) or len(result) != len(queries):
+                raise WireError("result", f"expected an array with {len(queries)} answer(s), one per query sent")
+            answers = [decode_answer(r, f"result[{i}]") for i, r in enumerate(result)]
         except WireError as exc:
             raise self._malformed("authorize_by_resource_type", exc) from None
-        if isinstance(answer, WireErrorInfo):
-            raise self.session.error(answer, "authorize_by_resource_type")
-        return answer
+        return [self.session.error(a, "authorize_by_resource_type") if isinstance(a, WireErrorInfo) else a for a in answers]
 
     def acls(self, acl_filter: AclBindingFilter) -> list[AclBinding]:
         result = self._call("acls", {"filter": encode_filter(acl_filter)})

@@ -11,10 +11,12 @@ import attrs
 
 from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest
 from kafka_conformance.adapters.reaper import raise_if_stopping
+from kafka_conformance.reference.acl.values import AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
-__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "guarded", "hand_out"]
+__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "by_type", "by_type_each",
+           "guarded", "hand_out"]
 
 T = TypeVar("T")
 
@@ -152,12 +154,37 @@ _ANSWERS = {r: Outcome(r) for r in (AuthorizationResult.ALLOWED, AuthorizationRe
 """The two plain answers, built once (outcomes are frozen values)."""
 
 
-def by_type(target: AuthorizerUnderTest, *args: object) -> Outcome:
+def by_type_each(
+    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]]
+) -> Iterator[Outcome]:
+    """The answers to several ``authorize_by_resource_type`` questions, in order, as
+    :func:`by_type` gives each.  A target with ``authorize_by_resource_type_batches`` (the
+    JSON-lines adapter) gets them in one request; a failure is raised only at its turn, so
+    an earlier divergence is reported first, as when asked one by one."""
+    batched = getattr(target, "authorize_by_resource_type_batches", None)
+    if batched is None or len(queries) < 2:
+        for query in queries:
+            yield by_type(target, *query)
+        return
     try:
-        answer = guarded(
-            "authorize_by_resource_type()",
-            lambda: target.authorize_by_resource_type(*args),  # type: ignore[arg-type]
-        )
+        answers: object = guarded("authorize_by_resource_type()", lambda: batched(list(queries)))
+    except KafkaException as exc:  # a refusal of the whole request answers every query in it
+        answers = [exc] * len(queries)
+    if not isinstance(answers, list) or len(answers) != len(queries):
+        raise TargetCrashed(f"authorize_by_resource_type_batches() returned {str(answers)[:200]}, "
+                            f"expected {len(queries)} answers")
+    for read in answers:
+        yield _by_type_outcome(lambda a=read: answered(a))  # type: ignore[misc]
+
+
+def by_type(target: AuthorizerUnderTest, *args: object) -> Outcome:
+    return _by_type_outcome(lambda: target.authorize_by_resource_type(*args))  # type: ignore[arg-type]
+
+
+def _by_type_outcome(ask: Callable[[], object]) -> Outcome:
+    """One ``authorize_by_resource_type`` answer (asked now, or read ahead) as an Outcome."""
+    try:
+        answer = guarded("authorize_by_resource_type()", ask)
     except KafkaException as exc:
         return Outcome(AuthorizationResult.ERROR, exc.kind)
     if answer not in (AuthorizationResult.ALLOWED, AuthorizationResult.DENIED):

@@ -174,3 +174,61 @@ def test_the_record_log_property_on_a_process_takes_one_write_per_record_step(
     assert (divergence.expected, divergence.actual) == ("ALLOWED", "DENIED")  # type: ignore[attr-defined]
     steps = [w for w in writes if w[0] == "apply"]
     assert steps == [["apply", "authorize", "acl_count"]] * 2
+
+
+def test_the_listing_property_on_a_process_asks_the_count_and_every_filter_in_one_write(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    """check_listing against the fake (its acls() returns every ACL whatever the filter): the
+    first filter it answers wrongly is reported, after the count and the filters before it
+    were compared, from one write."""
+    from kafka_conformance.authorizer.differential import check_listing
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    bob = AclBinding.of("ALLOW", "User:bob", "WRITE", "TOPIC", "orders", "LITERAL")
+    with pytest.raises(CaseFailed) as failed:
+        check_listing(ctx, Scenario(acls=(("1", ACL), ("2", bob))))
+    divergence = failed.value.divergence
+    assert divergence.anomaly == "listing-wrong"  # type: ignore[attr-defined]
+    assert "TOPIC" in divergence.question and "alice" not in divergence.question  # type: ignore[attr-defined]
+    assert writes[-1] == ["acl_count", "acls", "acls", "acls", "acls", "acls"]
+
+
+class ByTypeBatching:
+    """A target that answers one by-type request with the answers it was given."""
+
+    def __init__(self, answers: list[object]) -> None:
+        self.answers = answers
+        self.requests = 0
+
+    def authorize_by_resource_type_batches(self, queries: Sequence[object]) -> list[object]:
+        self.requests += 1
+        assert len(queries) == len(self.answers)
+        return self.answers
+
+
+def test_by_type_answers_come_from_one_request_and_a_failure_waits_for_its_turn() -> None:
+    refused = AuthorizerError("not-ready", "later", "AuthorizerNotReadyException")
+    target = ByTypeBatching([ALLOWED, refused, "MAYBE"])
+    queries = [(ALICE, AclOperation.READ, ResourceType.TOPIC)] * 3
+    answers = driver.by_type_each(target, queries)  # type: ignore[arg-type]
+    assert next(answers) == driver.Outcome(ALLOWED)
+    assert target.requests == 1
+    assert next(answers).error == "not-ready"
+    with pytest.raises(TargetCrashed, match="returned 'MAYBE'"):
+        next(answers)
+
+
+def test_the_by_type_property_on_a_process_asks_every_query_in_one_write(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    from kafka_conformance.authorizer.cases import ByTypeQuery
+    from kafka_conformance.authorizer.differential import check_by_type
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = tuple(ByTypeQuery(ALICE, op, ResourceType.TOPIC) for op in (AclOperation.WRITE, AclOperation.READ))
+    with pytest.raises(CaseFailed) as failed:  # the fake denies everything; alice may READ some topic
+        check_by_type(ctx, Scenario(acls=(("1", ACL),), by_type=queries))
+    assert "READ" in failed.value.divergence.question  # type: ignore[attr-defined]
+    assert writes[-1] == ["authorize_by_resource_type"]
+    assert sum(w == ["authorize_by_resource_type"] for w in writes) == 1

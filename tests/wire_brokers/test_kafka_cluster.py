@@ -56,11 +56,10 @@ def test_one_cluster_serves_a_run_of_traces_and_is_whole_again_after_a_crash(nee
     # row 1 loses a response: one cluster for all four (a cluster takes ~15 s to start), the
     # crashed broker back before the next trace, each trace on a topic of its own.
     pytest.importorskip("kafka")
+    from kafka_conformance.producer.check import run_and_judge
     from kafka_conformance.producer.engines import shared_brokers
     from kafka_conformance.producer.report import RunStatus
     from kafka_conformance.producer.table import run_table, table_rows
-
-    from kafka_conformance.producer.check import run_and_judge
     from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep, ProducerTrace, SendStep
 
     # Steps the model takes as no-ops (a generated trace can hold them) are no-ops here too:
