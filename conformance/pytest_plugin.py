@@ -39,8 +39,9 @@ def _leave_the_kit_unrewritten() -> None:
     On CPython 3.11 that conversion keeps its recursion depth per interpreter, not per thread,
     and two threads converting at once fail with "AST constructor recursion depth mismatch"
     (CPython gh-106905, pytest #10763): a user's test run dies on a SystemError that has
-    nothing to do with their implementation. The kit's modules hold no test asserts, so
-    rewriting them gains nothing, and a plain import compiles without building AST objects.
+    nothing to do with their implementation. The kit's few asserts are internal checks with
+    messages of their own, so rewriting them gains nothing, and a plain import compiles
+    without building AST objects.
 
     pytest has no public switch for this; the kit's name is taken out of its import hook's
     marked set. On a pytest whose hook looks different this does nothing (the tests in
@@ -80,6 +81,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _leave_the_kit_unrewritten()  # each Config (pytester's in-process runs too) installs a hook of its own
     config.addinivalue_line("markers", "kafka_conformance(property): a kafka-conformance property test")
     config.stash[_WARNINGS_KEY] = []
     import contextlib

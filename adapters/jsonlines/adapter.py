@@ -100,22 +100,28 @@ class SubprocessAuthorizer:
 
     # -- plumbing ---------------------------------------------------------------------------
     def _call(self, op: str, params: dict[str, Any], *, properties: Mapping[str, str] | None = None) -> Any:
+        return self.session.unwrap(self._send([(op, params)])[0], op, properties)
+
+    def _send(self, requests: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """``requests`` in one write, after the ``reset`` a fresh adapter owes (its answer checked
+        here); the other responses, unread."""
         if self._closed:
-            raise AdapterError("closed", f"{op}() called on a closed adapter")
-        requests: list[tuple[str, dict[str, Any]]] = [("reset", {})] if self._needs_reset else []
-        requests.append((op, params))
+            raise AdapterError("closed", f"{requests[0][0]}() called on a closed adapter")
+        reset = self._needs_reset
         try:
-            responses, generation = self.session.call(requests, generation=None if self._needs_reset else self._generation)
+            responses, generation = self.session.call([("reset", {}), *requests] if reset else requests,
+                                                      generation=None if reset else self._generation)
         except BaseException:  # crash, timeout, malformed, Ctrl-C: whatever state it held is gone
             self._needs_reset, self._generation = False, _LOST
             raise
-        if self._needs_reset:
+        if reset:
             try:
                 self.session.unwrap(responses[0], "reset")
             except Exception as exc:
                 raise AdapterError("protocol-error", f"reset failed: {exc}") from None
             self._needs_reset, self._generation = False, generation
-        return self.session.unwrap(responses[-1], op, properties)
+            return responses[1:]
+        return responses
 
     @staticmethod
     def _malformed(op: str, exc: WireError) -> AdapterError:
@@ -137,6 +143,23 @@ class SubprocessAuthorizer:
 
     def complete_initial_load(self) -> None:
         self._call("complete_initial_load", {})
+
+    def configure_and_load(self, properties: Mapping[str, str], acls: Mapping[str, AclBinding]) -> list[Exception | None]:
+        """``configure``, ``load_snapshot`` and ``complete_initial_load`` in one pipelined write
+        (with the ``reset`` a fresh adapter owes): a case's whole set-up in one round trip.
+        Per step, None or the exception its error stands for, met by the caller in order.  The
+        caller uses it only where Kafka accepts the configuration; should the implementation
+        refuse it anyway, the two loads after it were answered by an unconfigured
+        implementation and are not looked at."""
+        sent = encode_properties(properties)
+        requests: list[tuple[str, dict[str, Any]]] = [
+            ("configure", {"properties": sent}), ("load_snapshot", {"acls": encode_snapshot(acls)}), ("complete_initial_load", {})]
+        responses = self._send(requests)
+        configured = _outcome(partial(self.session.unwrap, responses[0], "configure", sent))
+        if configured is not None:
+            return [configured, None, None]
+        steps = zip(responses[1:], requests[1:], strict=True)
+        return [configured, *(_outcome(partial(self.session.unwrap, r, op)) for r, (op, _) in steps)]
 
     def load_and_complete(self, acls: Mapping[str, AclBinding]) -> list[Exception | None]:
         """``load_snapshot`` then ``complete_initial_load`` in one pipelined write (one round

@@ -61,7 +61,7 @@ from kafka_conformance.authorizer.support import (
 def check_authorize(ctx: CheckContext, scenario: Scenario) -> None:
     """Every answer of authorize() equals the reference for the declared version and flavour."""
     ref = ctx.reference(scenario)
-    target = fresh_target(ctx, scenario)
+    target = fresh_target(ctx, scenario, kafka_accepts=ref is not None)
     try:
         if ref is None or target is None:
             _config_agreement(ref, target, scenario)

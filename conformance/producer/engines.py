@@ -37,10 +37,12 @@ import contextlib
 import contextvars
 import itertools
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
 
+from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
 from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
@@ -132,7 +134,10 @@ class SharedBrokers:
         """How many brokers (or clusters) were started: the test of reuse reads it."""
 
     def take(self, key: str, start: Callable[[], contextlib.AbstractContextManager[Any]]) -> Any:
-        """The running broker under ``key``, started with ``start()`` the first time."""
+        """The running broker under ``key``, started with ``start()`` the first time (and again
+        when the one kept has died since)."""
+        if key in self._live and not _alive(self._live[key][0]):
+            self.discard(key)
         if key not in self._live:
             stack = contextlib.ExitStack()
             try:
@@ -150,14 +155,17 @@ class SharedBrokers:
         return {key: running for key, (running, _) in self._live.items()}
 
     def discard(self, key: str) -> None:
+        """Stop the broker under ``key`` (if any); the next :meth:`take` starts a new one."""
         entry = self._live.pop(key, None)
         if entry is not None:
             entry[1].close()
 
     def next_topic(self, topic: str) -> str:
+        """``topic`` with a suffix no other trace of this pool has: each trace reads only its own records."""
         return f"{topic}-{next(self._topics)}"
 
     def close(self) -> None:
+        """Stop every broker, each even when stopping another failed; then raise the first failure."""
         errors: list[BaseException] = []
         while self._live:
             try:
@@ -183,9 +191,30 @@ def shared_brokers() -> Iterator[SharedBrokers]:
     token = _SHARED.set(pool)
     try:
         yield pool
-    finally:
+    except BaseException:
         _SHARED.reset(token)
-        pool.close()
+        # What ended the block (a Ctrl-C too) is what the caller must see, not a failure to stop.
+        with contextlib.suppress(Exception):
+            pool.close()
+        raise
+    _SHARED.reset(token)
+    pool.close()
+
+
+def _alive(running: Any) -> bool:
+    """Whether a kept broker still runs: a cluster's controller (its brokers are restored per
+    trace), or a single broker's process (not gone, not a zombie)."""
+    controller = getattr(running, "controller", None)
+    if controller is not None:
+        return bool(controller.running())
+    pid = getattr(running, "pid", None)
+    if pid is None:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def trace_for_run(spec: BrokerSpec, trace: ProducerTrace) -> ProducerTrace:
@@ -208,8 +237,10 @@ def _shared_or_own(key: str, start: Callable[[], contextlib.AbstractContextManag
     running = pool.take(key, start)
     try:
         yield running
+    except (ClientRunError, ClientConfigError):
+        raise  # the client's failure: the broker is as good as before, the next trace has a topic of its own
     except BaseException:
-        pool.discard(key)
+        pool.discard(key)  # anything else may have left the broker in a state no later trace should meet
         raise
 
 
@@ -232,7 +263,9 @@ class WireBroker(Protocol):
 
 @contextlib.contextmanager
 def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
-    """Start what ``spec`` names for ``trace`` and stop it when the block ends."""
+    """Start what ``spec`` names for ``trace`` and stop it when the block ends (inside
+    :func:`shared_brokers`, Apache Kafka is kept for the next trace instead).  Give it, and the
+    client, ``trace_for_run(spec, trace)``: on a shared broker the topic must be the trace's own."""
     if spec.kind == TEST_BROKER:
         with _test_cluster(spec, trace, clock) as broker:
             yield broker

@@ -3,6 +3,7 @@ failure output, usage errors, and the state machine helper."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,24 +141,56 @@ TestMine = authorizer_tests("python:my_authorizer:factory")
     result.assert_outcomes(passed=10, skipped=1)
 
 
-def test_the_kit_s_modules_are_not_rewritten_by_pytest(tester: pytest.Pytester) -> None:
-    # A kit module imported lazily during a test (here the test broker) must load through the
-    # plain source loader: rewriting it would parse it into AST objects while the kit's threads
-    # run, which CPython 3.11 can fail on (see pytest_plugin._leave_the_kit_unrewritten).
-    tester.makepyfile(
-        test_lazy="""
+LAZY_IMPORT_TEST = """
 import importlib, sys
 from _pytest.assertion.rewrite import AssertionRewritingHook
 
 def test_lazy_import_is_plain():
-    assert "kafka_conformance.reference.message_format" not in sys.modules
-    module = importlib.import_module("kafka_conformance.reference.message_format")
+    name = "kafka_conformance.reference.message_format"
+    sys.modules.pop(name, None)
+    module = importlib.import_module(name)
     loader = module.__spec__.loader
     assert not isinstance(loader, AssertionRewritingHook), loader
 
 def test_the_user_s_own_test_modules_still_are():
     assert isinstance(sys.modules[__name__].__spec__.loader, AssertionRewritingHook)
 """
-    )
-    result = tester.runpytest_subprocess("-q")
+
+
+def _kit_marked_for_rewriting() -> bool:
+    """Whether pytest marks the kit's package at all: it does for an installed wheel (the tox
+    environments), not for an editable install, whose file list names only its finder."""
+    from importlib.metadata import distribution
+
+    from _pytest.config import _iter_rewritable_modules
+
+    files = [str(f) for f in distribution("kafka-conformance").files or ()]
+    return "kafka_conformance" in set(_iter_rewritable_modules(files))
+
+
+@pytest.mark.parametrize("where", ["subprocess", "in-process"])
+def test_the_kit_s_modules_are_not_rewritten_by_pytest(tester: pytest.Pytester, where: str) -> None:
+    # A kit module imported lazily during a test must load through the plain source loader:
+    # rewriting it would parse it into AST objects while the kit's threads run, which CPython
+    # 3.11 can fail on (see pytest_plugin._leave_the_kit_unrewritten).  In process, pytester's
+    # run has a Config and an import hook of its own.
+    if not _kit_marked_for_rewriting():
+        pytest.skip("this installation of the kit is not marked for rewriting (an editable install)")
+    tester.makepyfile(test_lazy=LAZY_IMPORT_TEST)
+    result = tester.runpytest_subprocess("-q") if where == "subprocess" else tester.runpytest("-q")
     result.assert_outcomes(passed=2)
+
+
+def test_the_kit_is_taken_out_of_a_rewriting_hook_s_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kafka_conformance import pytest_plugin
+
+    class Hook:
+        def __init__(self) -> None:
+            self._must_rewrite = {"kafka_conformance", "hypothesis"}
+            self._marked_for_rewrite_cache = {"kafka_conformance.cli": True, "hypothesis.core": True}
+
+    hook = Hook()
+    monkeypatch.setattr(sys, "meta_path", [hook, *sys.meta_path])
+    pytest_plugin._leave_the_kit_unrewritten()
+    assert hook._must_rewrite == {"hypothesis"}
+    assert hook._marked_for_rewrite_cache == {"hypothesis.core": True}

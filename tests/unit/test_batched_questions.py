@@ -232,3 +232,23 @@ def test_the_by_type_property_on_a_process_asks_every_query_in_one_write(
     assert "READ" in failed.value.divergence.question  # type: ignore[attr-defined]
     assert writes[-1] == ["authorize_by_resource_type"]
     assert sum(w == ["authorize_by_resource_type"] for w in writes) == 1
+
+
+def test_where_kafka_accepts_the_configuration_the_whole_set_up_is_one_write(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    assert fresh_target(ctx, Scenario(acls=(("1", ACL),)), kafka_accepts=True) is adapter
+    assert writes == [["reset", "configure", "load_snapshot", "complete_initial_load"]]
+    assert adapter.acl_count() == 1
+
+
+def test_a_configuration_refused_in_the_one_write_set_up_is_still_a_refusal(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    # The fake refuses super.users without a ':'; were Kafka to accept it, the loads sent behind
+    # the refused configure are not looked at and the target counts as refusing (None).
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    refused = Scenario(properties=(("super.users", "bob"),), acls=(("1", ACL),))
+    assert fresh_target(ctx, refused, kafka_accepts=True) is None
+    assert writes == [["reset", "configure", "load_snapshot", "complete_initial_load"]]

@@ -157,7 +157,9 @@ def test_one_broker_serves_the_traces_of_a_run_each_on_a_topic_of_its_own() -> N
     from kafka_conformance.producer.table import run_table, table_rows
 
     with shared_brokers() as pool:
-        results = run_table("kafka-python", broker=f"kafka:{RELEASE}", kafka_version=RELEASE, rows=table_rows(["1", "2", "1"]))
+        rows = [*table_rows(["1"]), *table_rows(["2"]), *table_rows(["1"])]
+        results = run_table("kafka-python", broker=f"kafka:{RELEASE}", kafka_version=RELEASE, rows=rows)
+        assert [r.number for r in results] == ["1", "2", "1"]
         assert pool.started == 1 and list(pool.live) == [f"kafka:{RELEASE}"]
         (running,) = pool.live.values()
     for result in results:

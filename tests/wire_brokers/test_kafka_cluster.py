@@ -70,11 +70,12 @@ def test_one_cluster_serves_a_run_of_traces_and_is_whole_again_after_a_crash(nee
                            SendStep("b")], cluster=ClusterSpec(replication_factor=1, min_insync_replicas=1), name="no-ops")
     with shared_brokers() as pool:
         quiet = run_and_judge(noops, "kafka-python", broker=f"kafka-cluster:{RELEASE}", kafka_version=RELEASE)
-        assert quiet.status is not RunStatus.ERROR, quiet.error
+        assert quiet.status is RunStatus.HOLDS, (quiet.error, quiet.verdicts)
         assert dict(quiet.counts)["acked"] == 2, quiet
         # broker 1 is down now: row 7 finds the cluster whole again
-        results = run_table("kafka-python", broker=f"kafka-cluster:{RELEASE}", kafka_version=RELEASE,
-                            rows=table_rows(["7", "24", "1"]))
+        rows = [*table_rows(["7"]), *table_rows(["24"]), *table_rows(["1"])]
+        results = run_table("kafka-python", broker=f"kafka-cluster:{RELEASE}", kafka_version=RELEASE, rows=rows)
+        assert [r.number for r in results] == ["7", "24", "1"]
         assert pool.started == 1
         (cluster,) = pool.live.values()
         processes = cluster.processes()
