@@ -9,8 +9,9 @@ In a test module or ``conftest.py``::
 
 ``producer_tests`` makes one test per row of the trace table (so a CI report
 names the failure trace that broke, e.g. ``test_row_19``) plus one over
-Hypothesis-generated traces; ``broker_tests`` one test over the probe table and
-generated crafted requests.  Both are thin wrappers over
+Hypothesis-generated traces, all on one Apache Kafka broker or cluster when the
+broker is one (started once for the class); ``broker_tests`` one test over the
+probe table and generated crafted requests.  Both are thin wrappers over
 :func:`~kafka_conformance.producer.check.check_producer`,
 :func:`~kafka_conformance.producer.table.run_table` and
 :func:`~kafka_conformance.broker.check.check_broker`: the same checks, reports
@@ -19,6 +20,7 @@ and saved cases as the CLI.  Nothing heavy is imported until a test runs.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +78,16 @@ def producer_tests(
         if report.exit_code != 0:
             pytest.fail(to_text(report), pytrace=False)
 
+    @pytest.fixture(scope="class", autouse=True)
+    def kafka_conformance_shared_brokers(self: Any) -> Iterator[None]:
+        """Apache Kafka (``kafka:``, ``kafka-cluster:``) starts once for the class's tests, not per row."""
+        from kafka_conformance.producer.engines import shared_brokers
+
+        with shared_brokers():
+            yield
+
     namespace["test_generated_traces"] = test_generated_traces
+    namespace["kafka_conformance_shared_brokers"] = kafka_conformance_shared_brokers
     namespace["kafka_conformance_client"] = client
     return type("KafkaProducerConformance", (), namespace)
 

@@ -23,6 +23,8 @@ from kafka_conformance.cli.main import main
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 from killing import left_behind, start
 
+pytest_plugins = ["pytester"]
+
 RELEASE = "3.9.1"
 ZOOKEEPER_RELEASE = "1.0.1"
 
@@ -165,3 +167,31 @@ def test_one_broker_serves_the_traces_of_a_run_each_on_a_topic_of_its_own() -> N
     for result in results:
         assert result.status is RunStatus.HOLDS, (result.number, result.error, result.anomalies, result.verdicts)
     assert running.pid is not None and not Path(f"/proc/{running.pid}").exists()  # stopped and reaped with the block
+
+
+def test_the_plugin_s_producer_class_starts_apache_kafka_once_for_its_rows(
+        request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    _need(RELEASE)
+    pytest.importorskip("kafka")
+    from kafka_conformance.adapters.brokers import launchers
+    from kafka_conformance.adapters.jvm.maven import JAR_CACHE_ENV, cache_dir
+
+    monkeypatch.setenv(JAR_CACHE_ENV, str(cache_dir()))  # pytester moves HOME, where the jars are cached
+    pytester: pytest.Pytester = request.getfixturevalue("pytester")
+
+    starts: list[str] = []
+    real_start = launchers.start_kafka
+
+    def counted(version: str, timeout_s: float) -> object:
+        starts.append(version)
+        return real_start(version, timeout_s)
+
+    monkeypatch.setattr(launchers, "start_kafka", counted)
+    pytester.makepyfile(test_rows=f"""
+from kafka_conformance.pytest_plugin import producer_tests
+TestOnKafka = producer_tests("kafka-python", broker="kafka:{RELEASE}", kafka_version="{RELEASE}")
+""")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider", "test_rows.py::TestOnKafka::test_row_1",
+                                "test_rows.py::TestOnKafka::test_row_13")
+    result.assert_outcomes(passed=2)
+    assert starts == [RELEASE]
