@@ -27,8 +27,9 @@ Apache Kafka takes seconds to start (a cluster about fifteen), so inside
 :func:`shared_brokers` (the trace table, a matrix, generated traces and the report
 enter it) ``kafka:VERSION`` and ``kafka-cluster:VERSION[:N]`` start once and serve
 every trace of the block, each trace on a topic of its own; a cluster whose brokers
-a trace crashed is restored before the next one, and a broker a trace ended with an
-error on is stopped and started afresh.
+a trace crashed is restored before the next one, a broker that died is started again,
+and one a trace ended with an error on (other than the client's own failure) is
+stopped and started afresh.
 """
 
 from __future__ import annotations
