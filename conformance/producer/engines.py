@@ -161,6 +161,16 @@ class SharedBrokers:
         if entry is not None:
             entry[1].close()
 
+    def keep_only(self, broker: str) -> None:
+        """Stop every broker kept but the one ``broker`` names (a spec, as the CLI takes it):
+        a run that moves on to another broker does not keep the last one's JVMs running."""
+        try:
+            keep = str(parse_broker(broker))
+        except BrokerSpecError:
+            keep = broker
+        for key in [k for k in self._live if k != keep]:
+            self.discard(key)
+
     def next_topic(self, topic: str) -> str:
         """``topic`` with a suffix no other trace of this pool has: each trace reads only its own records."""
         return f"{topic}-{next(self._topics)}"

@@ -129,12 +129,9 @@ def run_matrix(
     results: dict[tuple[str, str], tuple[RunResult, ...]] = {}
     # Broker by broker (the columns keep their order): one Apache Kafka broker or cluster per
     # spec serves every client, and is stopped before the next spec's starts.
-    ordered = sorted(columns, key=lambda c: list(brokers).index(c[1]))
-    last = {broker: i for i, (_, broker) in enumerate(ordered)}
     with shared_brokers() as pool:
-        for i, (client, broker) in enumerate(ordered):
-            if i > 0 and last[ordered[i - 1][1]] == i - 1:
-                pool.discard(str(parse_broker(ordered[i - 1][1])))
+        for client, broker in sorted(columns, key=lambda c: list(brokers).index(c[1])):
+            pool.keep_only(broker)
             column = f"matrix {client} on {broker}@{kafka_version}"
             seen = {"done": 0, "diverges": 0}
 

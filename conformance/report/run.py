@@ -161,9 +161,14 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
 
     rows = producer_rows()
     version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
-    columns = []
-    with shared_brokers():  # Apache Kafka starts once per broker spec for every client
-        for client, broker, named in plan.producers:
+    done: dict[int, Column] = {}
+    # Broker by broker (the columns keep the plan's order): Apache Kafka starts once per broker
+    # spec for every client, and is stopped before the next spec's starts.
+    brokers = [b for _, b, _ in plan.producers]
+    with shared_brokers() as pool:
+        for i in sorted(range(len(brokers)), key=lambda i: brokers.index(brokers[i])):
+            client, broker, named = plan.producers[i]
+            pool.keep_only("test-broker" if broker == "model" else broker)
             target = column_target(client, broker)
             table = client == MODEL or depth.real_client_table
             try:
@@ -175,11 +180,12 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
                     skipped.append(NotRun("producer", target, str(exc)))
                     say.note("producer", target, f"not run here: {exc}")
                     continue
-                columns.append(_done(say, unrunnable("producer", target, version, str(exc), rows)))
+                done[i] = _done(say, unrunnable("producer", target, version, str(exc), rows))
                 continue
             what = "the reference producer against the reference cluster (simulated time)" if client == MODEL else ""
             left_out = "" if table else "the trace table runs on real clients under the ci and nightly profiles, not smoke"
-            columns.append(_done(say, producer_column(report, description=what, table_left_out=left_out)))
+            done[i] = _done(say, producer_column(report, description=what, table_left_out=left_out))
+    columns = [done[i] for i in sorted(done)]
     return SuiteRun("producer", rows, tuple(columns))
 
 
