@@ -1,9 +1,11 @@
 """A cluster of Apache Kafka brokers the kit starts, crashes, restarts and re-leads (issue 16).
 
 ``kafka-cluster:VERSION[:N]``: N broker processes (default 3) and one KRaft controller
-process of a release from 3.3 on, every listener on 127.0.0.1, from the same jars as
-``kafka:VERSION``.  The controller is a process of its own so that any broker can be
-crashed without losing the quorum.  Broker ``i`` of a trace is node id ``i``; a topic the
+process of a release from 3.3 on, or, from 2.4 to 3.2, N ZooKeeper-mode brokers sharing
+one ZooKeeper the kit starts (2.4 is the first release with the reassignment request the
+``failover`` step needs, KIP-455); every listener on 127.0.0.1, from the same jars as
+``kafka:VERSION``.  The controller (or ZooKeeper) is a process of its own so that any
+broker can be crashed without losing the cluster's metadata.  Broker ``i`` of a trace is node id ``i``; a topic the
 kit creates has its replicas assigned ``[0, 1, ..., RF-1]`` (rotated per partition), so
 broker 0 leads partition 0 as the trace table assumes.
 
@@ -47,13 +49,14 @@ from kafka_conformance.adapters.brokers.kafka_broker import (
     kafka_broker_reason,
     shared_broker_properties,
 )
+from kafka_conformance.adapters.brokers.kafka_zookeeper import start_zookeeper, zookeeper_mode_properties
 from kafka_conformance.adapters.brokers.process import BrokerProcess, BrokerStartError, free_port
 from kafka_conformance.adapters.brokers.wire_admin import create_assigned_topic, elect_preferred, reassign
 from kafka_conformance.adapters.jvm.maven import cached_jars
 from kafka_conformance.adapters.jvm.session import jdk_tool
 from kafka_conformance.reference.releases import KafkaVersion
 
-__all__ = ["MAX_BROKERS", "KafkaCluster", "cluster_release", "start_kafka_cluster"]
+__all__ = ["MAX_BROKERS", "ZOOKEEPER_CLUSTER_FIRST", "KafkaCluster", "cluster_release", "start_kafka_cluster"]
 
 MAX_BROKERS = 5
 """Each broker is a JVM of about 300 MB; five are plenty for every trace the kit has."""
@@ -61,12 +64,20 @@ CONTROLLER_ID = 1000
 SETTLE_TIMEOUT_S = 60.0
 
 
+ZOOKEEPER_CLUSTER_FIRST = KafkaVersion(2, 4, 0)
+"""The first release with AlterPartitionReassignments (KIP-455), which ``failover`` uses."""
+ZOOKEEPER_SESSION_MS = 4000
+"""How soon a crashed ZooKeeper-mode broker is noticed: the least session ZooKeeper grants
+at its tick of 2 s (the default, 18 s, would make every crash row wait that long)."""
+
+
 def cluster_release(version: str) -> KafkaVersion:
-    """A release the kit starts clusters of: KRaft, 3.3 and later; ValueError otherwise."""
+    """A release the kit starts clusters of: 2.4 and later (ZooKeeper mode before 3.3); ValueError otherwise."""
     release = broker_release(version)
-    if release < KRAFT_FIRST:
-        raise ValueError(f"kafka-cluster:{version}: clusters are started in KRaft mode, {KRAFT_FIRST} and later "
-                         f"(one ZooKeeper-mode broker: kafka:{version})")
+    if release < ZOOKEEPER_CLUSTER_FIRST:
+        raise ValueError(f"kafka-cluster:{version}: clusters are started from {ZOOKEEPER_CLUSTER_FIRST} (ZooKeeper mode "
+                         f"before {KRAFT_FIRST}, KRaft from it): older releases lack the reassignment request a "
+                         f"failover needs (KIP-455); one broker of this release: kafka:{version}")
     return release
 
 
@@ -139,7 +150,8 @@ class KafkaCluster:
         return f"127.0.0.1:{live[0].port}"
 
     def describe(self) -> str:
-        return f"Apache Kafka {self.release} (KRaft, {len(self.nodes)} brokers and a controller) at {self.bootstrap}"
+        mode = "KRaft, {} brokers and a controller" if self.release >= KRAFT_FIRST else "ZooKeeper mode, {} brokers and a ZooKeeper"
+        return f"Apache Kafka {self.release} ({mode.format(len(self.nodes))}) at {self.bootstrap}"
 
     def node(self, broker: int) -> _Node:
         if not 0 <= broker < len(self.nodes):
@@ -293,6 +305,8 @@ def start_kafka_cluster(version: str, brokers: int = 3, timeout_s: float = START
     java = jdk_tool("java")
     assert java is not None
     classpath = os.pathsep.join(str(j) for j in cached_jars(broker_artifacts(release)[0]) or ())
+    if release < KRAFT_FIRST:
+        return _start_zookeeper_cluster(release, java, classpath, brokers, timeout_s)
     root = Path(tempfile.mkdtemp(prefix=f"kc-kafka-cluster-{release}-"))
     ports: set[int] = set()
     while len(ports) < brokers + 1:
@@ -326,6 +340,39 @@ def start_kafka_cluster(version: str, brokers: int = 3, timeout_s: float = START
         else:
             if controller is not None:
                 controller.stop()
+            shutil.rmtree(root, ignore_errors=True)
+        raise
+    return cluster
+
+
+def _start_zookeeper_cluster(release: KafkaVersion, java: str, classpath: str, brokers: int, timeout_s: float) -> KafkaCluster:
+    """A ZooKeeper on 127.0.0.1 and ``brokers`` ZooKeeper-mode brokers using it (2.4 to 3.2)."""
+    root = Path(tempfile.mkdtemp(prefix=f"kc-kafka-cluster-{release}-"))
+    zookeeper: BrokerProcess | None = None
+    cluster: KafkaCluster | None = None
+    try:
+        zookeeper, zookeeper_port = start_zookeeper(java, classpath, root / "zookeeper", timeout_s)
+        ports: set[int] = set()
+        while len(ports) < brokers:
+            ports.add(free_port())
+        nodes = []
+        for i, port in enumerate(sorted(ports)):
+            home = root / f"broker-{i}"
+            home.mkdir()
+            node = _Node(i, port, home)
+            extra = [f"zookeeper.session.timeout.ms={ZOOKEEPER_SESSION_MS}", "replica.lag.time.max.ms=5000"]
+            node.config.write_text(zookeeper_mode_properties(port, zookeeper_port, home / "data", i,
+                                                             replication=min(3, brokers), extra=extra), encoding="utf-8")
+            nodes.append(node)
+        cluster = KafkaCluster(release, java, classpath, root, zookeeper, nodes, timeout_s)
+        for node in nodes:
+            cluster._launch(node)
+    except BaseException:
+        if cluster is not None:
+            cluster.stop()
+        else:
+            if zookeeper is not None:
+                zookeeper.stop()
             shutil.rmtree(root, ignore_errors=True)
         raise
     return cluster

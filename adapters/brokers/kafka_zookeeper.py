@@ -86,8 +86,10 @@ def start_zookeeper(java: str, classpath: str, workdir: Path, timeout_s: float) 
     return process, port
 
 
-def zookeeper_mode_properties(port: int, zookeeper_port: int, data: Path, broker_id: int = 0) -> str:
-    """``server.properties`` of a one-broker ZooKeeper-mode cluster, every listener on 127.0.0.1."""
+def zookeeper_mode_properties(port: int, zookeeper_port: int, data: Path, broker_id: int = 0, *, replication: int = 1,
+                              extra: Sequence[str] = ()) -> str:
+    """``server.properties`` of a ZooKeeper-mode broker (one, or one of a cluster sharing the
+    ZooKeeper), every listener on 127.0.0.1."""
     from kafka_conformance.adapters.brokers.kafka_broker import shared_broker_properties  # imports this module
 
     return "\n".join([
@@ -97,5 +99,6 @@ def zookeeper_mode_properties(port: int, zookeeper_port: int, data: Path, broker
         f"log.dirs={data}",
         f"zookeeper.connect=127.0.0.1:{zookeeper_port}",
         "zookeeper.connection.timeout.ms=30000",
-        *shared_broker_properties(),
+        *shared_broker_properties(replication=replication),
+        *extra,
     ]) + "\n"

@@ -54,7 +54,8 @@ __all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "SharedBrokers", "Wi
 REAL_BROKERS = ("tansu", "noida", "rdkafka-mock", "kfake")
 TEST_BROKER = "test-broker"
 CLUSTER = "kafka-cluster"
-"""A cluster of Apache Kafka brokers of a release, KRaft, with a controller of its own (``kafka-cluster:VERSION[:N]``)."""
+"""A cluster of Apache Kafka brokers of a release (``kafka-cluster:VERSION[:N]``): KRaft with a controller of its own,
+or ZooKeeper mode (2.4 to 3.2) with a ZooKeeper of its own."""
 KFAKE_CLUSTER = "kfake-cluster"
 """kfake with N brokers, its leaders moved and its brokers removed and added on cue (``kfake-cluster[:N]``)."""
 KAFKA = "kafka"

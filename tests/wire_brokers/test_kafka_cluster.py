@@ -87,6 +87,36 @@ def test_one_cluster_serves_a_run_of_traces_and_is_whole_again_after_a_crash(nee
     assert not cluster.root.exists()
 
 
+ZOOKEEPER_RELEASE = "2.7.2"
+
+
+def test_a_zookeeper_mode_cluster_takes_a_crash_and_a_leader_move(need_release: None) -> None:
+    # 2.4 to 3.2: the brokers share a ZooKeeper the kit starts; the same rows as on KRaft.
+    pytest.importorskip("kafka")
+    reason = kafka_broker_reason(ZOOKEEPER_RELEASE)
+    if reason is not None:
+        pytest.skip(f"kafka:{ZOOKEEPER_RELEASE}: {reason}")
+    from kafka_conformance.adapters.brokers.process import listening_addresses
+    from kafka_conformance.producer.engines import shared_brokers
+    from kafka_conformance.producer.report import RunStatus
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    with shared_brokers() as pool:
+        rows = [*table_rows(["7"]), *table_rows(["24"])]
+        results = run_table("kafka-python", broker=f"kafka-cluster:{ZOOKEEPER_RELEASE}", kafka_version=ZOOKEEPER_RELEASE,
+                            rows=rows)
+        (cluster,) = pool.live.values()
+        assert "ZooKeeper mode" in cluster.describe()
+        processes = cluster.processes()
+        assert len(processes) == 4
+        for process in processes:
+            found = listening_addresses(process.pid)
+            assert found and {a for a, _ in found} <= {"127.0.0.1", "::ffff:127.0.0.1"}, found
+    for result in results:
+        assert result.status is RunStatus.HOLDS, (result.number, result.error, result.anomalies, result.verdicts)
+    assert all(not p.running() for p in processes)
+
+
 def test_steps_a_real_cluster_cannot_take_on_cue_refuse_the_trace_by_name(need_release: None) -> None:
     from kafka_conformance.producer.check import run_and_judge
     from kafka_conformance.producer.report import RunStatus
@@ -110,7 +140,7 @@ def test_nothing_outlives_a_cluster_run(need_release: None, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("broker", "says"), [
-    ("kafka-cluster:2.8.2", "KRaft mode"), ("kafka-cluster:3.9.1:9", "1 to 5"), ("kafka-cluster:", "needs a release"),
+    ("kafka-cluster:2.3.1", "KIP-455"), ("kafka-cluster:3.9.1:9", "1 to 5"), ("kafka-cluster:", "needs a release"),
     ("kafka-cluster:9.9.9", "not a release"),
 ])
 def test_a_cluster_the_kit_cannot_start_is_a_usage_error(broker: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
