@@ -195,6 +195,20 @@ class KafkaCluster:
                     last = exc
         raise BrokerStartError(f"no broker of the cluster answers: {last}")
 
+    def _admin(self) -> Any:
+        """A connection admin requests may take: any live broker in KRaft mode (it forwards them),
+        the controller in ZooKeeper mode (NOT_CONTROLLER, 41, from any other)."""
+        if self.release >= KRAFT_FIRST:
+            return self._client()
+        from kafka_conformance.adapters.brokers.wire_client import WireClient
+
+        with self._client() as client:
+            controller = client.controller_id()
+        node = self.node(controller) if 0 <= controller < len(self.nodes) else None
+        if node is None or node.process is None:
+            raise BrokerStartError(f"no live controller in Metadata (it names {controller})")
+        return WireClient("127.0.0.1", node.port, timeout_s=10.0)
+
     def partitions(self, topic: str) -> dict[int, Any]:
         """Partition metadata of ``topic`` by partition, from a live broker."""
         with self._client() as client:
@@ -217,6 +231,8 @@ class KafkaCluster:
             return True
 
         wait_until(f"{self.describe()}: InitProducerId served", serves_ids, self.timeout_s)
+        if self.release < KRAFT_FIRST:  # admin requests need a live controller
+            wait_until(f"{self.describe()}: a live controller", lambda: self._admin().close() is None, self.timeout_s)
 
     def restore(self) -> None:
         """Every broker running and registered again: a broker the last trace crashed (or
@@ -236,7 +252,7 @@ class KafkaCluster:
         """Replicas of partition p are brokers p, p+1, ... (mod N): broker 0 leads partition 0."""
         n = len(self.nodes)
         assignments = {p: [(p + k) % n for k in range(replication_factor)] for p in range(partitions)}
-        with self._client() as client:
+        with self._admin() as client:
             create_assigned_topic(client, topic, assignments, configs={"min.insync.replicas": str(min_insync)})
         wait_until(f"{topic}: every replica in sync",
                    lambda: all(set(m.isr) >= set(assignments[p]) for p, m in self.partitions(topic).items()))
@@ -271,7 +287,7 @@ class KafkaCluster:
             return int(meta.leader)
         target = int(others[0])
         order = [target, *(r for r in meta.replicas if r != target)]
-        with self._client() as client:
+        with self._admin() as client:
             reassign(client, topic, partition, order)
             wait_until(f"{topic}-{partition} reassigned to {order}",
                        lambda: list(self.partitions(topic)[partition].replicas) == order)

@@ -323,6 +323,18 @@ class WireClient:
         )
         return brokers, found
 
+    def controller_id(self) -> int:
+        """The node Metadata names as the cluster's controller (-1: none known).  In ZooKeeper
+        mode admin requests (CreateTopics, reassignments, elections) must go to it; a KRaft
+        broker forwards them and names some live broker here."""
+        from kafka.protocol.metadata import MetadataRequest, MetadataResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        version = self.version_for(3)
+        if version < 1:
+            return -1
+        response = self.request(MetadataRequest(topics=[]), MetadataResponse, version)
+        return int(getattr(response, "controller_id", -1))
+
     def create_topic(
         self, name: str, *, partitions: int = 1, replication_factor: int = 1, timeout_s: float = 10.0
     ) -> dict[int, int]:
