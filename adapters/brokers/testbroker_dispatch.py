@@ -24,6 +24,7 @@ from kafka_conformance.adapters.brokers import testbroker_codec as codec
 from kafka_conformance.reference.broker.partition_log import ProduceResponse
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.cluster.model import ClusterModel, ProduceOutcome
+from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.reference.traces.fault_plan import Action
 
 __all__ = ["Dispatcher", "Reply"]
@@ -55,6 +56,10 @@ class Reply:
     not at all), until the client gives up on it and reconnects."""
 
 
+KIP_360 = KafkaVersion(2, 5, 0)
+"""The first release whose InitProducerId (v3) lets an idempotent producer bump its own epoch."""
+
+
 class Dispatcher:
     def __init__(self, model: ClusterModel, address: Callable[[int], tuple[str, int]]) -> None:
         self.model = model
@@ -66,7 +71,7 @@ class Dispatcher:
             header = codec.parse_header(frame)
         except ValueError as exc:
             return Reply(close=True, note=f"broker {broker}: {exc}")
-        if not header.served:
+        if not header.served or header.api_version > self._bounds().get(header.api_key, (0, -1))[1]:
             return self._unserved(broker, header)
         try:
             request = codec.decode_request(header, frame)
@@ -85,14 +90,24 @@ class Dispatcher:
                 18, 0, header.correlation_id, error_code=UNSUPPORTED_VERSION, api_keys=self._api_keys(), throttle_time_ms=0
             )
             return Reply(data, note=f"broker {broker}: ApiVersions v{header.api_version} unsupported; answered error 35 in v0")
-        bounds = codec.SERVED_VERSIONS.get(header.api_key)
+        bounds = self._bounds().get(header.api_key)
         served = "not served" if bounds is None else f"served at v{bounds[0]}-v{bounds[1]} only"
         return Reply(close=True, note=f"broker {broker}: {header.api_name} v{header.api_version} {served}; connection closed")
 
-    @staticmethod
-    def _api_keys() -> list[Any]:
+    def _bounds(self) -> dict[int, tuple[int, int]]:
+        """The versions this broker serves, as the modelled release's broker would: InitProducerId
+        v3, which carries the producer's id and epoch so that it can bump its epoch (KIP-360),
+        arrived in 2.5; a client that sees v2 at most must start over with a new producer id,
+        as against real 2.4 (kafka-python then stalls: docs/producer-conformance.md)."""
+        bounds = dict(codec.SERVED_VERSIONS)
+        if KafkaVersion.parse(self.model.spec.kafka_version) < KIP_360:
+            lo, hi = bounds[22]
+            bounds[22] = (lo, min(hi, 2))
+        return bounds
+
+    def _api_keys(self) -> list[Any]:
         version = codec.kp().responses[18].ApiVersion
-        return [version(api_key=k, min_version=lo, max_version=hi) for k, (lo, hi) in sorted(codec.SERVED_VERSIONS.items())]
+        return [version(api_key=k, min_version=lo, max_version=hi) for k, (lo, hi) in sorted(self._bounds().items())]
 
     # ------------------------------------------------------------------ ApiVersions, Metadata
     def _apiversions(self, broker: int, header: codec.RequestHeader, request: Any) -> Reply:

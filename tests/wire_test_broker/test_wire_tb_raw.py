@@ -67,8 +67,9 @@ def test_crafted_batches_are_answered_like_the_reference_log(version: str) -> No
     spec = ClusterSpec(kafka_version=version, **ONE)  # type: ignore[arg-type]
     reference = PartitionLog(broker_profile(version))
     counter = iter(range(10**6))
+    newest = 4 if version >= "2.5" else 2  # InitProducerId v3 (KIP-360) came with 2.5
     with TestCluster(spec) as cluster, Raw(cluster.ports[0]) as raw:
-        pids = [init_pid(raw, 0)[1], init_pid(raw, 4)[1], 424242]
+        pids = [init_pid(raw, 0)[1], init_pid(raw, newest)[1], 424242]
 
         @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         @given(batches)
@@ -100,6 +101,20 @@ def test_api_versions_lists_what_is_served_and_refuses_an_unknown_version_in_v0_
         assert (answer.header.correlation_id, answer.error_code) == (correlation, 35)
         assert 18 in {k.api_key for k in answer.api_keys}
         assert "ApiVersions v9 unsupported" in cluster.notes[-1]
+
+
+def test_before_kip_360_init_producer_id_is_served_to_v2_as_by_kafka_2_4() -> None:
+    # A client learns from ApiVersions whether it may bump its own epoch (v3, 2.5 on); against
+    # 2.4 it must start over with a new producer id, as real 2.4 makes it.
+    for release, newest in (("2.4.1", 2), ("2.5.0", 5)):
+        spec = ClusterSpec(kafka_version=release, **ONE)  # type: ignore[arg-type]
+        with TestCluster(spec) as cluster, Raw(cluster.ports[0]) as raw:
+            answer = raw.call(P.metadata.ApiVersionsRequest(), P.metadata.ApiVersionsResponse, 3)
+            assert {k.api_key: k.max_version for k in answer.api_keys}[22] == newest
+            if newest == 2:
+                raw.send_bytes(22, 3)
+                assert raw.receive_frame() is None
+                assert "InitProducerId v3 served at v0-v2 only" in cluster.notes[-1]
 
 
 @pytest.mark.parametrize(("api_key", "version"), [(19, 4), (0, 2), (1, 13), (10, 3)])
