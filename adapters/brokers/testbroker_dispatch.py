@@ -59,6 +59,43 @@ class Reply:
 KIP_360 = KafkaVersion(2, 5, 0)
 """The first release whose InitProducerId (v3) lets an idempotent producer bump its own epoch."""
 
+_NEWEST: tuple[tuple[str, dict[int, int]], ...] = (
+    ("1.0.0", {0: 5, 1: 6, 2: 2, 3: 5, 18: 1, 22: 0}),
+    ("1.1.0", {1: 7}),
+    ("2.0.0", {0: 6, 1: 8, 2: 3, 3: 6, 18: 2, 22: 1}),
+    ("2.1.0", {0: 7, 1: 10, 2: 4, 3: 7}),
+    ("2.2.0", {2: 5}),
+    ("2.3.0", {1: 11, 3: 8}),
+    ("2.4.0", {0: 8, 3: 9, 18: 3, 22: 2}),
+    ("2.5.0", {22: 3}),
+    ("2.7.0", {1: 12, 22: 4}),
+    ("2.8.0", {0: 9, 2: 6, 3: 11}),
+    ("3.0.0", {2: 7}),
+    ("3.1.0", {1: 13, 3: 12}),
+    ("3.5.0", {1: 15, 2: 8}),
+    ("3.7.0", {0: 10, 1: 16}),
+    ("3.8.0", {0: 11, 22: 5}),
+    ("3.9.0", {1: 17, 2: 9, 18: 4}),
+    ("4.0.0", {0: 12, 2: 10, 3: 13}),
+    ("4.1.0", {0: 13, 1: 18}),
+    ("4.2.0", {2: 11}),
+    ("4.4.0", {18: 5}),
+)
+"""The newest version of each API the test broker speaks that Apache Kafka's broker lists in
+ApiVersions, from the release where it changed.  Read from the real brokers (every pinned
+release from 1.0.1 to 4.4.0 started by the kit, ApiVersions asked; 2026-11-25): clients guess a
+broker's release from these (kafka-python does) and take release-dependent paths."""
+
+
+def newest_versions(release: KafkaVersion) -> dict[int, int]:
+    """Per API key, the newest version Apache Kafka ``release`` serves (of those in :data:`_NEWEST`)."""
+    newest: dict[int, int] = {}
+    for since, changes in _NEWEST:
+        if release < KafkaVersion.parse(since):
+            break
+        newest.update(changes)
+    return newest
+
 
 class Dispatcher:
     def __init__(self, model: ClusterModel, address: Callable[[int], tuple[str, int]]) -> None:
@@ -95,15 +132,13 @@ class Dispatcher:
         return Reply(close=True, note=f"broker {broker}: {header.api_name} v{header.api_version} {served}; connection closed")
 
     def _bounds(self) -> dict[int, tuple[int, int]]:
-        """The versions this broker serves, as the modelled release's broker would: InitProducerId
-        v3, which carries the producer's id and epoch so that it can bump its epoch (KIP-360),
-        arrived in 2.5; a client that sees v2 at most must start over with a new producer id,
-        as against real 2.4 (kafka-python then stalls: docs/producer-conformance.md)."""
-        bounds = dict(codec.SERVED_VERSIONS)
-        if KafkaVersion.parse(self.model.spec.kafka_version) < KIP_360:
-            lo, hi = bounds[22]
-            bounds[22] = (lo, min(hi, 2))
-        return bounds
+        """The versions this broker serves: what it decodes, capped at what the modelled
+        release's broker lists (:data:`_NEWEST`).  A client reads its broker's release from
+        them: before 2.5, for instance, InitProducerId stops at v2 (no epoch bump of the
+        producer's own, KIP-360), and a client must start over with a new producer id, as
+        against real 2.4 (kafka-python then stalls: docs/producer-conformance.md)."""
+        newest = newest_versions(KafkaVersion.parse(self.model.spec.kafka_version))
+        return {key: (lo, min(hi, newest.get(key, hi))) for key, (lo, hi) in codec.SERVED_VERSIONS.items()}
 
     def _api_keys(self) -> list[Any]:
         version = codec.kp().responses[18].ApiVersion

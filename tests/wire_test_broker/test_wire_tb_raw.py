@@ -18,9 +18,11 @@ from tb_raw import Raw, batch_bytes, protocol, quiet
 
 from kafka_conformance.adapters.brokers.testbroker import TestCluster
 from kafka_conformance.adapters.brokers.testbroker_codec import SERVED_VERSIONS
+from kafka_conformance.adapters.brokers.testbroker_dispatch import newest_versions
 from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import broker_profile
+from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.reference.traces.events import Attempt, Response
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterSpec, ClusterStep
@@ -67,14 +69,16 @@ def test_crafted_batches_are_answered_like_the_reference_log(version: str) -> No
     spec = ClusterSpec(kafka_version=version, **ONE)  # type: ignore[arg-type]
     reference = PartitionLog(broker_profile(version))
     counter = iter(range(10**6))
-    newest = 4 if version >= "2.5" else 2  # InitProducerId v3 (KIP-360) came with 2.5
+    # The broker serves what the release's broker lists: no Produce or InitProducerId newer than that.
+    caps = newest_versions(KafkaVersion.parse(version))
     with TestCluster(spec) as cluster, Raw(cluster.ports[0]) as raw:
-        pids = [init_pid(raw, 0)[1], init_pid(raw, newest)[1], 424242]
+        pids = [init_pid(raw, 0)[1], init_pid(raw, min(4, caps[22]))[1], 424242]
 
         @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         @given(batches)
         def check(drawn: list[tuple[int, int, int, int, int]]) -> None:
-            for who, epoch, seq, count, wire_version in drawn:
+            for who, epoch, seq, count, drawn_version in drawn:
+                wire_version = min(drawn_version, caps[0])
                 values = tuple(f"x{next(counter)}" for _ in range(count))
                 batch = ProducerBatch(pids[who], epoch, seq, values)
                 expected = reference.append_client(batch)
@@ -106,7 +110,7 @@ def test_api_versions_lists_what_is_served_and_refuses_an_unknown_version_in_v0_
 def test_before_kip_360_init_producer_id_is_served_to_v2_as_by_kafka_2_4() -> None:
     # A client learns from ApiVersions whether it may bump its own epoch (v3, 2.5 on); against
     # 2.4 it must start over with a new producer id, as real 2.4 makes it.
-    for release, newest in (("2.4.1", 2), ("2.5.0", 5)):
+    for release, newest in (("2.4.1", 2), ("2.5.0", 3), ("4.3.0", 5)):
         spec = ClusterSpec(kafka_version=release, **ONE)  # type: ignore[arg-type]
         with TestCluster(spec) as cluster, Raw(cluster.ports[0]) as raw:
             answer = raw.call(P.metadata.ApiVersionsRequest(), P.metadata.ApiVersionsResponse, 3)
