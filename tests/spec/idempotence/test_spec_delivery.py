@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from kafka_conformance.reference.broker.batches import INT32_MAX, LogRecord, ProducerBatch
@@ -326,6 +326,15 @@ def test_wedged_producer_after_healing():
 # -- the model replayed: a minimal idempotent producer against the replicated partition ----------------------------
 
 
+class Unhealable(Exception):
+    """This harness's producer cannot finish: it never bumps its epoch, so a batch it can
+    never get written stays unwritten.  Row 6's KAFKA-15591 loop is one way
+    (``test_kafka_15591_loop`` expects it); another is a batch whose answers were all lost and
+    that was retried only after five later batches were written, so its sequence is behind
+    the broker's five-batch window and every retry is OUT_OF_ORDER_SEQUENCE_NUMBER (a real
+    producer bumps its epoch there).  Such a run yields no finished log to judge."""
+
+
 class Run:
     """One idempotent producer session (pid 1, epoch 0, one partition, acks=all, <= 5 in flight)
     against a three-replica partition.  It stamps each batch once, keeps the stamps on retry,
@@ -452,7 +461,7 @@ class Run:
                 self.respond()
             if not self.in_flight and len(self.acked) < len(self.batches):
                 self.disconnect()
-        raise AssertionError("the model producer made no progress after healing")
+        raise Unhealable("the model producer made no progress after healing")
 
 
 STEPS = st.lists(
@@ -513,7 +522,7 @@ def test_kafka_15591_loop(version, stuck):
     while run.replies:
         run.respond()
     if stuck:
-        with pytest.raises(AssertionError, match="no progress"):
+        with pytest.raises(Unhealable, match="no progress"):
             run.heal()
     else:
         run.heal()
@@ -522,6 +531,15 @@ def test_kafka_15591_loop(version, stuck):
     if stuck:
         assert {a.name for a in report.failures()} == {"stuck-send"}
         assert [r.sequence for r in run.part.records()] == [1]
+
+
+def _replayed(version: str, steps: list[tuple[str, int]]) -> tuple[list[Event], list[LogRecord]]:
+    """:func:`replay`, with a run the harness's producer cannot finish rejected (not a failure:
+    it says nothing about the model or the checker; see :class:`Unhealable`)."""
+    try:
+        return replay(version, steps)
+    except Unhealable:
+        reject()
 
 
 SIM = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -533,7 +551,7 @@ def test_the_model_keeps_every_promise_it_makes(steps, version):
     """Under acks=all, RF 3, min.insync 2 and one transient failure at a time, the reference
     broker with a well-behaved producer satisfies every property: G-EO, order, offsets,
     implied acks, log sequences and epochs."""
-    trace, log = replay(version, steps)
+    trace, log = _replayed(version, steps)
     report = check_delivery(trace, {0: log}, DeliveryConfig())
     assert report.conforms, report.describe()
     assert all(v.outcome is Outcome.HOLDS for v in report.verdicts), report.describe()
@@ -543,7 +561,7 @@ def test_the_model_keeps_every_promise_it_makes(steps, version):
 @SIM
 @given(STEPS, st.sampled_from(["duplicate", "drop", "swap"]), st.data())
 def test_the_checker_catches_mutated_logs(steps, mutation, data):
-    trace, log = replay("4.3.0", [("send", 2), ("drain", 0), *steps])
+    trace, log = _replayed("4.3.0", [("send", 2), ("drain", 0), *steps])
     i = data.draw(st.integers(0, len(log) - 1))
     if mutation == "duplicate":
         log.append(LogRecord(log[-1].offset + 1, log[i].value, log[i].producer_id, log[i].producer_epoch, log[i].sequence))
