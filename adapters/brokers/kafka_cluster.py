@@ -340,32 +340,22 @@ def start_kafka_cluster(version: str, brokers: int = 3, timeout_s: float = START
         node.config.write_text(_broker_properties(release, i, port, controller_port, brokers, home / "data"), encoding="utf-8")
         nodes.append(node)
     controller: BrokerProcess | None = None
-    cluster: KafkaCluster | None = None
     try:
         format_storage(java, classpath, [controller_config, *(n.config for n in nodes)], root, cluster_id())
         (root / "controller" / "run").mkdir()
         controller = BrokerProcess(f"kafka-{release}-controller", kafka_argv(java, classpath, controller_config),
                                    workdir=str(root / "controller" / "run"))
         controller.wait_listening(controller_port, timeout_s)
-        cluster = KafkaCluster(release, java, classpath, root, controller, nodes, timeout_s)
-        for node in nodes:
-            cluster._launch(node)
     except BaseException:
-        if cluster is not None:
-            cluster.stop()
-        else:
-            if controller is not None:
-                controller.stop()
-            shutil.rmtree(root, ignore_errors=True)
+        _abandon(controller, root)
         raise
-    return cluster
+    return _launched(KafkaCluster(release, java, classpath, root, controller, nodes, timeout_s))
 
 
 def _start_zookeeper_cluster(release: KafkaVersion, java: str, classpath: str, brokers: int, timeout_s: float) -> KafkaCluster:
     """A ZooKeeper on 127.0.0.1 and ``brokers`` ZooKeeper-mode brokers using it (2.4 to 3.2)."""
     root = Path(tempfile.mkdtemp(prefix=f"kc-kafka-cluster-{release}-"))
     zookeeper: BrokerProcess | None = None
-    cluster: KafkaCluster | None = None
     try:
         zookeeper, zookeeper_port = start_zookeeper(java, classpath, root / "zookeeper", timeout_s)
         ports: set[int] = set()
@@ -380,16 +370,26 @@ def _start_zookeeper_cluster(release: KafkaVersion, java: str, classpath: str, b
             node.config.write_text(zookeeper_mode_properties(port, zookeeper_port, home / "data", i,
                                                              replication=min(3, brokers), extra=extra), encoding="utf-8")
             nodes.append(node)
-        cluster = KafkaCluster(release, java, classpath, root, zookeeper, nodes, timeout_s)
-        for node in nodes:
+    except BaseException:
+        _abandon(zookeeper, root)
+        raise
+    return _launched(KafkaCluster(release, java, classpath, root, zookeeper, nodes, timeout_s))
+
+
+def _abandon(controller: BrokerProcess | None, root: Path) -> None:
+    """A start that failed before the brokers: the controller (or ZooKeeper) stopped, if it ran, and the directory gone."""
+    if controller is not None:
+        controller.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _launched(cluster: KafkaCluster) -> KafkaCluster:
+    """``cluster`` with every broker launched; on any failure all of it is stopped (:meth:`KafkaCluster.stop`)."""
+    try:
+        for node in cluster.nodes:
             cluster._launch(node)
     except BaseException:
-        if cluster is not None:
-            cluster.stop()
-        else:
-            if zookeeper is not None:
-                zookeeper.stop()
-            shutil.rmtree(root, ignore_errors=True)
+        cluster.stop()
         raise
     return cluster
 
