@@ -17,6 +17,13 @@ test: no assertions.
 ``--round-trips`` runs each ``cmd:`` target once more, counting the writes to its process
 (each one round trip) by the operations they carry: a figure that does not depend on the
 machine's load.
+
+``--paired`` runs the targets in turn, one run each per round, ``--repeat`` rounds, and reports
+each later target's rate over the first's round by round: the ``cmd:`` over in-process ratio
+measured over the same minutes.
+
+    python benchmarks/bench_corpus.py --corpus /tmp/corpus-cmd --paired --repeat 7 \
+        --targets "python:my_authorizer:factory,cmd:python3 examples/python_subprocess/my_authorizer_server.py"
 """
 
 from __future__ import annotations
@@ -77,6 +84,9 @@ def main() -> None:
     parser.add_argument("--targets", default="reference,reference-indexed")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--round-trips", action="store_true", help="also count the round trips of each cmd: target")
+    parser.add_argument("--paired", action="store_true",
+                        help="run the targets in turn, run by run, and report each later target's wall-clock "
+                             "rate over the first's within each round (median and worst of the ratios)")
     args = parser.parse_args()
     import kafka_conformance
 
@@ -86,6 +96,9 @@ def main() -> None:
           f"kit at {Path(kafka_conformance.__file__).resolve().parent.parent}; {_load()}", flush=True)
     work = Path(tempfile.mkdtemp(prefix="kc-bench-corpus-"))
     try:
+        if args.paired:
+            _paired(args.corpus, args.targets.split(","), args.repeat, work)
+            return
         for target in args.targets.split(","):
             runs = [run_once(args.corpus, target, work) for _ in range(args.repeat)]
             for clock, rates in (("wall", [w for w, _ in runs]), ("cpu", [c for _, c in runs])):
@@ -99,6 +112,23 @@ def main() -> None:
                     print(f"    {count:7d}  {ops}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _paired(corpus: Path, targets: list[str], rounds: int, work: Path) -> None:
+    """Each round runs every target once, back to back, so that the ratio of two targets is
+    taken over the same minutes: on a machine whose speed drifts from run to run (this one
+    varies by about 1.5x for the same code), ratios of medians taken minutes apart mislead."""
+    rates: dict[str, list[float]] = {t: [] for t in targets}
+    for n in range(rounds):
+        for target in targets:
+            rates[target].append(run_once(corpus, target, work)[0])
+        print(f"round {n + 1}: " + ", ".join(f"{t} {rates[t][-1]:.0f}" for t in targets) + f" cases/s; {_load()}",
+              flush=True)
+    first = targets[0]
+    for target in targets[1:]:
+        ratios = [r / b for r, b in zip(rates[target], rates[first], strict=True)]
+        print(f"{target} over {first}, round by round: median {statistics.median(ratios):.2f}, worst "
+              f"{min(ratios):.2f}, best {max(ratios):.2f} (ratios {', '.join(f'{r:.2f}' for r in ratios)})", flush=True)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,9 @@ __all__ = [
 _LOST = -1
 """Generation of an adapter whose process failed mid-request: its state is gone."""
 
+Meanwhile = Callable[[], object] | None
+"""The caller's own work, done while the implementation answers a request (or None)."""
+
 
 class SubprocessAuthorizer:
     """:class:`~kafka_conformance.adapters.protocol.AuthorizerUnderTest` over a process.
@@ -99,18 +102,21 @@ class SubprocessAuthorizer:
         self._needs_reset = True
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _call(self, op: str, params: dict[str, Any], *, properties: Mapping[str, str] | None = None) -> Any:
-        return self.session.unwrap(self._send([(op, params)])[0], op, properties)
+    def _call(self, op: str, params: dict[str, Any], *, properties: Mapping[str, str] | None = None,
+              meanwhile: Meanwhile = None) -> Any:
+        return self.session.unwrap(self._send([(op, params)], meanwhile)[0], op, properties)
 
-    def _send(self, requests: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    def _send(self, requests: list[tuple[str, dict[str, Any]]], meanwhile: Meanwhile = None) -> list[dict[str, Any]]:
         """``requests`` in one write, after the ``reset`` a fresh adapter owes (its answer checked
-        here); the other responses, unread."""
+        here); the other responses, unread.  ``meanwhile``: the caller's work while they are
+        answered (:meth:`ImplementationSession.call`)."""
         if self._closed:
             raise AdapterError("closed", f"{requests[0][0]}() called on a closed adapter")
         reset = self._needs_reset
         try:
             responses, generation = self.session.call([("reset", {}), *requests] if reset else requests,
-                                                      generation=None if reset else self._generation)
+                                                      generation=None if reset else self._generation,
+                                                      meanwhile=meanwhile)
         except BaseException:  # crash, timeout, malformed, Ctrl-C: whatever state it held is gone
             self._needs_reset, self._generation = False, _LOST
             raise
@@ -174,13 +180,15 @@ class SubprocessAuthorizer:
         return [_outcome(partial(self.session.unwrap, r, op)) for r, (op, _) in zip(responses, requests, strict=True)]
 
     def apply_and_ask(
-        self, record: AclRecord, batches: Sequence[tuple[RequestContext, Sequence[Action]]], count: bool
+        self, record: AclRecord, batches: Sequence[tuple[RequestContext, Sequence[Action]]], count: bool,
+        *, meanwhile: Meanwhile = None,
     ) -> tuple[Exception | None, list[list[AuthorizationResult] | Exception] | Exception, int | Exception | None]:
         """``apply``, then the questions (one ``authorize`` request of ``batches``) and, when
         ``count``, ``acl_count``, in one pipelined write: a step of a record log in one round
         trip instead of three.  Each part is returned as its answer or as the exception it
         stands for, so that the caller meets a refused record before the answers it reads.
-        The questions are read-only, so asking them after a refused record changes nothing."""
+        The questions are read-only, so asking them after a refused record changes nothing.
+        ``meanwhile``: the caller's own work while the step is answered."""
         if self._closed or self._needs_reset:
             raise AdapterError("protocol-error", "apply_and_ask() needs a configured adapter")
         payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
@@ -188,7 +196,7 @@ class SubprocessAuthorizer:
                                                        ("authorize", {"batches": payload})]
         if count:
             requests.append(("acl_count", {}))
-        responses = self._pipelined(requests)
+        responses = self._pipelined(requests, meanwhile)
         applied = _outcome(partial(self.session.unwrap, responses[0], "apply"))
         try:
             decoded = decode_results(self.session.unwrap(responses[1], "authorize"), [len(a) for _, a in batches])
@@ -209,7 +217,7 @@ class SubprocessAuthorizer:
         return applied, answers, counted
 
     def count_and_list(
-        self, filters: Sequence[AclBindingFilter], count: bool
+        self, filters: Sequence[AclBindingFilter], count: bool, *, meanwhile: Meanwhile = None,
     ) -> tuple[int | Exception | None, list[list[AclBinding] | Exception]]:
         """``acl_count`` (when ``count``) and ``acls`` of every filter in one pipelined write:
         the listing property's questions in one round trip instead of one per filter.  Each
@@ -219,7 +227,7 @@ class SubprocessAuthorizer:
             raise AdapterError("protocol-error", "count_and_list() needs a configured adapter")
         requests: list[tuple[str, dict[str, Any]]] = [("acl_count", {})] if count else []
         requests += [("acls", {"filter": encode_filter(f)}) for f in filters]
-        responses = self._pipelined(requests)
+        responses = self._pipelined(requests, meanwhile)
         counted = self._decoded(responses[0], "acl_count", decode_count) if count else None
         return counted, [self._decoded(r, "acls", decode_bindings) for r in responses[int(count):]]
 
@@ -232,10 +240,10 @@ class SubprocessAuthorizer:
         except (KafkaException, AdapterError) as exc:
             return exc
 
-    def _pipelined(self, requests: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    def _pipelined(self, requests: list[tuple[str, dict[str, Any]]], meanwhile: Meanwhile = None) -> list[dict[str, Any]]:
         """Several requests in one write, in this adapter's state (configured already)."""
         try:
-            responses, _ = self.session.call(requests, generation=self._generation)
+            responses, _ = self.session.call(requests, generation=self._generation, meanwhile=meanwhile)
         except BaseException:
             self._needs_reset, self._generation = False, _LOST
             raise
@@ -248,13 +256,14 @@ class SubprocessAuthorizer:
         return answer
 
     def authorize_batches(
-        self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]
+        self, batches: Sequence[tuple[RequestContext, Sequence[Action]]], *, meanwhile: Meanwhile = None,
     ) -> list[list[AuthorizationResult] | Exception]:
         """Many ``authorize`` calls in one request line: per batch, its results or the
         exception the implementation's error stands for (returned, not raised, since
-        Kafka refuses batch by batch)."""
+        Kafka refuses batch by batch).  ``meanwhile``: the caller's own work (the answers
+        it expects), done while the implementation answers."""
         payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
-        result = self._call("authorize", {"batches": payload})
+        result = self._call("authorize", {"batches": payload}, meanwhile=meanwhile)
         try:
             decoded = decode_results(result, [len(actions) for _, actions in batches])
         except WireError as exc:
@@ -270,13 +279,13 @@ class SubprocessAuthorizer:
         return answer
 
     def authorize_by_resource_type_batches(
-        self, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]]
+        self, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]], *, meanwhile: Meanwhile = None,
     ) -> list[AuthorizationResult | Exception]:
         """Many ``authorize_by_resource_type`` questions in one request line: per query, its
         answer or the exception the implementation's error stands for (returned, not raised:
-        each is met at its turn)."""
+        each is met at its turn).  ``meanwhile``: the caller's own work meanwhile."""
         payload = [{"context": encode_context(c), "operation": op.name, "resource_type": rt.name} for c, op, rt in queries]
-        result = self._call("authorize_by_resource_type", {"queries": payload})
+        result = self._call("authorize_by_resource_type", {"queries": payload}, meanwhile=meanwhile)
         try:
             if not isinstance(result, list) or len(result) != len(queries):
                 raise WireError("result", f"expected an array with {len(queries)} answer(s), one per query sent")

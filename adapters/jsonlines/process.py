@@ -32,7 +32,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
 from kafka_conformance.adapters.protocol import AdapterError
@@ -195,8 +195,17 @@ class ImplementationProcess:
         return f"; its stderr ends with:\n{tail}" if tail else "; it wrote nothing to stderr"
 
     # -- the exchange -----------------------------------------------------------------------
-    def exchange(self, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    def exchange(self, requests: Sequence[dict[str, Any]],
+                 meanwhile: Callable[[], object] | None = None) -> list[dict[str, Any]]:
         """Write every request, then collect one response per request id (any order).
+
+        ``meanwhile``: the caller's own work (the kit computing the answers it expects),
+        run once the requests are written and before any answer is read, so that the
+        implementation answers while the kit works instead of after it: on a machine
+        with a core for each, a round trip then costs the longer of the two, not their
+        sum.  An exception it raises is raised after the answers are read, so that the
+        stream stays in step; the implementation's timeout counts from its end.  It is not
+        run when the requests cannot be written (the process died).
 
         Raises AdapterError ``crash``, ``timeout`` or ``malformed``; after any of
         them this process is stopped and must be replaced.
@@ -210,10 +219,16 @@ class ImplementationProcess:
         names = {int(r["id"]): str(r.get("op")) for r in requests}
         answers: list[dict[str, Any] | None] = [None] * len(requests)
         view, written = memoryview(payload), 0
+        thrown: Exception | None = None
         try:
             written += self._write(view, names)
             if written < len(view):
                 self._selector.register(self._stdin_fd, selectors.EVENT_WRITE)
+            if meanwhile is not None:
+                try:
+                    meanwhile()
+                except Exception as exc:  # raised once the answers are in: the stream stays in step
+                    thrown = exc
             deadline = time.monotonic() + self.timeout
             while order:
                 line = self._next_line()
@@ -240,6 +255,8 @@ class ImplementationProcess:
                 self._failed = "interrupted"
                 self.stop()
             raise
+        if thrown is not None:
+            raise thrown
         return [a for a in answers if a is not None]
 
     def _write(self, data: memoryview, names: Mapping[int, str]) -> int:

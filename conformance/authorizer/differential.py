@@ -28,6 +28,7 @@ from kafka_conformance.reference.authorizer.by_resource_type import candidate_na
 from kafka_conformance.reference.authorizer.decision import (
     Action,
     AuthorizationResult,
+    Decision,
 )
 from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
 from kafka_conformance.reference.authorizer.records import AclRecord, AddAcl, RemoveAcl
@@ -55,6 +56,7 @@ from kafka_conformance.authorizer.support import (
     fresh_target,
     paired,
     questions_of,
+    reference_answers,
 )
 
 
@@ -94,10 +96,17 @@ def check_by_type(ctx: CheckContext, scenario: Scenario) -> None:
         if pair is None:
             return
         ref, target = pair
-        answers = driver.by_type_each(target, [(q.context, q.operation, q.resource_type) for q in scenario.by_type])
-        for q in scenario.by_type:
-            expected = ref.authorize_by_resource_type(q.context, q.operation, q.resource_type)
+        reference: list[Decision] = []  # worked out while a process target answers
+
+        def work() -> None:
+            reference.extend(ref.authorize_by_resource_type(q.context, q.operation, q.resource_type)
+                             for q in scenario.by_type)
+
+        answers = driver.by_type_each(target, [(q.context, q.operation, q.resource_type) for q in scenario.by_type],
+                                      meanwhile=work)
+        for n, q in enumerate(scenario.by_type):
             actual = next(answers)
+            expected = reference[n]
             ctx.coverage[f"by-type:{expected.rule.value}"] += 1
             if agree(ctx, expected, actual):
                 continue
@@ -165,12 +174,14 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
                 compare_queries(ctx, target, ref, scenario.queries, scenario, step=step)
                 check_count(ctx, target, ref, step)
                 continue
-            applied, answers, counted = guarded(
+            expected = reference_answers(ref, scenario.queries)  # computed while the target answers
+            applied, answers, counted = driver.while_asking(
                 f"apply(record {n}) and the questions after it",
-                lambda r=record: together(r, batches, ctx.caps.acl_count))  # type: ignore[misc]
+                lambda work, r=record: together(r, batches, ctx.caps.acl_count, meanwhile=work),  # type: ignore[misc]
+                expected)
             guarded(f"apply(record {n})", lambda a=applied: driver.answered(a))  # type: ignore[misc]
             compare_queries(ctx, target, ref, scenario.queries, scenario, step=step,
-                            answers=driver.hand_out(answers, batches))
+                            answers=driver.hand_out(answers, batches), expected=expected)
             check_count(ctx, target, ref, step, answer=lambda c=counted: driver.answered(c))  # type: ignore[misc]
 
 
@@ -197,12 +208,18 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
                 ref.load_snapshot(dict(step.acls))
                 guarded(f"load_snapshot(step {n})", lambda s=step: target.load_snapshot(dict(s.acls)))  # type: ignore[misc]
             elif together is not None and not isinstance(step, BatchStep):
-                applied, answers, counted = guarded(
+                # The reference takes the record first, then works out its answers while the
+                # target answers the step (the state after the record, or before a refused one).
+                kafka = _reference_apply(ref, step)
+                expected = reference_answers(ref, scenario.queries)
+                applied, answers, counted = driver.while_asking(
                     f"apply(step {n}) and the questions after it",
-                    lambda s=step: together(s, batches, ctx.caps.acl_count))  # type: ignore[misc]
-                read: _ReadAhead = (driver.hand_out(answers, batches), lambda c=counted: driver.answered(c))  # type: ignore[misc]
+                    lambda work, s=step: together(s, batches, ctx.caps.acl_count, meanwhile=work),  # type: ignore[misc]
+                    expected)
+                read: _ReadAhead = (driver.hand_out(answers, batches), lambda c=counted: driver.answered(c),  # type: ignore[misc]
+                                    expected)
                 refused = _apply_record(ctx, ref, target, step, f"step {n}", where,
-                                        sent=lambda a=applied: driver.answered(a))  # type: ignore[misc]
+                                        sent=lambda a=applied: driver.answered(a), kafka=kafka)  # type: ignore[misc]
                 if refused:
                     _unchanged(ctx, target, ref, scenario, f"after the refused record {step} in step {n}", read)
                 else:
@@ -227,15 +244,16 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
                                         "after the whole log"))
 
 
-_ReadAhead = tuple[Iterator[list[Outcome]], Callable[[], int]]
-"""The answers to a step's questions and its acl_count, already read by a pipelined write."""
+_ReadAhead = tuple[Iterator[list[Outcome]], Callable[[], int], Callable[[], list[list[Decision]]]]
+"""The answers to a step's questions and its acl_count, already read by a pipelined write,
+and the reference's answers to the same questions (worked out while they were answered)."""
 
 
 def _ask(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer, scenario: Scenario, where: str,
          read: _ReadAhead | None = None) -> None:
     """Every question and acl_count against the reference, asked now or (``read``) read ahead."""
-    answers, counted = read if read is not None else (None, None)
-    compare_queries(ctx, target, ref, scenario.queries, scenario, step=where, answers=answers)
+    answers, counted, expected = read if read is not None else (None, None, None)
+    compare_queries(ctx, target, ref, scenario.queries, scenario, step=where, answers=answers, expected=expected)
     check_count(ctx, target, ref, where, answer=counted)
 
 
@@ -251,17 +269,23 @@ def _unchanged(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAut
                                                   f"{d.explanation}")) from None
 
 
-def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, target: AuthorizerUnderTest,
-                  record: AddAcl | RemoveAcl, what: str, where: str, sent: Callable[[], object] | None = None) -> bool:
-    """Apply one record to both (to the target by ``sent``, the answer of a write already
-    made, when given); the target must refuse exactly what Kafka refuses.
-    Returns whether the record was (rightly) refused."""
-    expected: str | None = None
-    reason = ""
+def _reference_apply(ref: ReferenceAuthorizer, record: AddAcl | RemoveAcl) -> tuple[str | None, str]:
+    """The record applied to the reference: None and "", or the kind and text of Kafka's refusal."""
     try:
         ref.apply(record)
     except AuthorizerError as exc:
-        expected, reason = exc.kind, str(exc)
+        return exc.kind, str(exc)
+    return None, ""
+
+
+def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, target: AuthorizerUnderTest,
+                  record: AddAcl | RemoveAcl, what: str, where: str, sent: Callable[[], object] | None = None,
+                  kafka: tuple[str | None, str] | None = None) -> bool:
+    """Apply one record to both (to the target by ``sent``, the answer of a write already
+    made, when given; to the reference unless ``kafka`` says how it took it already); the
+    target must refuse exactly what Kafka refuses.  Returns whether the record was (rightly)
+    refused."""
+    expected, reason = kafka if kafka is not None else _reference_apply(ref, record)
     actual: str | None = None
     try:
         guarded(f"apply({what}: {record})", sent or (lambda: target.apply(record)))

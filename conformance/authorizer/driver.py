@@ -16,7 +16,7 @@ from kafka_conformance.reference.authorizer.decision import Action, Authorizatio
 from kafka_conformance.reference.errors import KafkaException
 
 __all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "by_type", "by_type_each",
-           "guarded", "hand_out"]
+           "guarded", "hand_out", "while_asking"]
 
 T = TypeVar("T")
 
@@ -81,7 +81,8 @@ def authorize(
 
 
 def authorize_each(
-    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, Sequence[Action]]]
+    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, Sequence[Action]]],
+    meanwhile: Callable[[], object] | None = None,
 ) -> Iterator[list[Outcome]]:
     """The answers to several batches, in order, as :func:`authorize` gives each.
 
@@ -89,17 +90,53 @@ def authorize_each(
     request: one round trip per case instead of one per question.  The answers are still
     handed out one batch at a time, and a batch the implementation could not answer raises
     only when its turn comes, so a divergence in an earlier batch is reported first, exactly
-    as when the batches are asked one by one.  Other targets are asked lazily, batch by batch."""
+    as when the batches are asked one by one.  Other targets are asked lazily, batch by batch.
+
+    ``meanwhile`` (the caller's own work, such as the reference's answers) is done when the
+    first answer is asked for: while a process target answers the request, before the first
+    question of any other target.  It is not done when asking fails first."""
     batched = getattr(target, "authorize_batches", None)
-    if batched is None or len(queries) < 2:
+    if batched is None or not queries or (len(queries) < 2 and meanwhile is None):
+        if meanwhile is not None:
+            meanwhile()
         for context, actions in queries:
             yield authorize(target, context, actions)
         return
+    sent = [(c, list(a)) for c, a in queries]
     try:
-        answers: object = guarded("authorize()", lambda: batched([(c, list(a)) for c, a in queries]))
+        answers: object = while_asking("authorize()", lambda work: batched(sent, **_during(work)), meanwhile)
     except KafkaException as exc:  # a refusal of the whole request answers every batch in it
         answers = exc
     yield from hand_out(answers, queries)
+
+
+def while_asking(what: str, ask: Callable[[Callable[[], None] | None], T], meanwhile: Callable[[], object] | None) -> T:
+    """``guarded(what, ...)`` of a call into a process target that takes the caller's own work
+    to do while the implementation answers (``meanwhile=``, the JSON-lines adapter's pipelined
+    calls).  The work is done at most once, not when the call fails before it.  An exception
+    of the work is the kit's, raised as it is once the call has returned: never taken for the
+    target's failure, and never left inside the adapter's exchange."""
+    if meanwhile is None:
+        return guarded(what, lambda: ask(None))
+    failed: list[Exception] = []
+
+    def work() -> None:
+        try:
+            meanwhile()
+        except Exception as exc:
+            failed.append(exc)
+
+    try:
+        return guarded(what, lambda: ask(work))
+    finally:
+        if failed:
+            raise failed[0]
+
+
+def _during(work: Callable[[], None] | None) -> dict[str, Callable[[], None]]:
+    """The ``meanwhile=`` keyword for a batched call, left out when there is no such work
+    (so that targets whose batch methods take no such keyword, the tests' own, still work)."""
+    return {} if work is None else {"meanwhile": work}
 
 
 def hand_out(answers: object, queries: Sequence[tuple[RequestContext, Sequence[Action]]]) -> Iterator[list[Outcome]]:
@@ -155,19 +192,25 @@ _ANSWERS = {r: Outcome(r) for r in (AuthorizationResult.ALLOWED, AuthorizationRe
 
 
 def by_type_each(
-    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]]
+    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]],
+    meanwhile: Callable[[], object] | None = None,
 ) -> Iterator[Outcome]:
     """The answers to several ``authorize_by_resource_type`` questions, in order, as
     :func:`by_type` gives each.  A target with ``authorize_by_resource_type_batches`` (the
     JSON-lines adapter) gets them in one request; a failure is raised only at its turn, so
-    an earlier divergence is reported first, as when asked one by one."""
+    an earlier divergence is reported first, as when asked one by one.  ``meanwhile`` as
+    in :func:`authorize_each`."""
     batched = getattr(target, "authorize_by_resource_type_batches", None)
-    if batched is None or len(queries) < 2:
+    if batched is None or not queries or (len(queries) < 2 and meanwhile is None):
+        if meanwhile is not None:
+            meanwhile()
         for query in queries:
             yield by_type(target, *query)
         return
+    sent = list(queries)
     try:
-        answers: object = guarded("authorize_by_resource_type()", lambda: batched(list(queries)))
+        answers: object = while_asking("authorize_by_resource_type()", lambda work: batched(sent, **_during(work)),
+                                       meanwhile)
     except KafkaException as exc:  # a refusal of the whole request answers every query in it
         answers = [exc] * len(queries)
     if not isinstance(answers, list) or len(answers) != len(queries):

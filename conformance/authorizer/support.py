@@ -186,25 +186,42 @@ def record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool)
         ctx.coverage["allow-everyone:granted"] += 1
 
 
+def reference_answers(ref: ReferenceAuthorizer, queries: Sequence[Query]) -> Callable[[], list[list[Decision]]]:
+    """The reference's answers to ``queries`` in its present state, computed once, when first
+    asked for: handed to a process target as its ``meanwhile`` work, they are computed while
+    the implementation answers the same questions (the reference is read-only here, so when
+    they are computed changes nothing)."""
+    computed: list[list[Decision]] = []
+
+    def answers() -> list[list[Decision]]:
+        if not computed and queries:
+            computed.extend(ref.authorize(q.context, q.actions) for q in queries)
+        return computed
+
+    return answers
+
+
 def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer,
                      queries: Sequence[Query], scenario: Scenario, step: str = "",
-                     answers: Iterator[list[Outcome]] | None = None) -> None:
+                     answers: Iterator[list[Outcome]] | None = None,
+                     expected: Callable[[], list[list[Decision]]] | None = None) -> None:
     """Ask ``queries`` (or take ``answers`` already read, one per query) and compare each
-    action's answer with the reference's, in order."""
-    acls = ref.acls()
+    action's answer with the reference's (``expected``: its answers, perhaps computed while
+    the target answered), in order."""
+    reference = expected or reference_answers(ref, queries)
     if answers is None:
-        answers = driver.authorize_each(target, [(q.context, q.actions) for q in queries])
-    for query in queries:
-        expected = ref.authorize(query.context, query.actions)
+        answers = driver.authorize_each(target, [(q.context, q.actions) for q in queries], meanwhile=reference)
+    for n, query in enumerate(queries):
         actual = next(answers)
-        for action, exp, act in zip(query.actions, expected, actual, strict=False):
+        decisions = reference()[n]
+        for action, exp, act in zip(query.actions, decisions, actual, strict=False):
             record_coverage(ctx, exp, ref.config.allow_everyone_if_no_acl_found)
             if agree(ctx, exp, act):
                 continue
             raise CaseFailed(
                 Divergence(
                     anomaly=classify(
-                        exp, act.result, action, context=query.context, acls=acls,
+                        exp, act.result, action, context=query.context, acls=ref.acls(),
                         allow_everyone=ref.config.allow_everyone_if_no_acl_found,
                         profile=ref.profile,
                     ),

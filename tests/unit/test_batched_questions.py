@@ -5,7 +5,7 @@ earlier batch still comes before a failure in a later one (issue 18)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +40,12 @@ class Batching:
         self.answers = answers
         self.requests = 0
 
-    def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]) -> list[object]:
+    def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]],
+                          meanwhile: Callable[[], object] | None = None) -> list[object]:
         self.requests += 1
         assert len(batches) == len(self.answers)
+        if meanwhile is not None:
+            meanwhile()
         return self.answers
 
 
@@ -61,7 +64,8 @@ def test_answers_are_met_in_order_and_a_failure_waits_for_its_turn() -> None:
 @pytest.mark.parametrize("answers", [[["DENIED"], [DENIED]], [[DENIED, DENIED], [DENIED]], "nonsense"])
 def test_answers_of_the_wrong_shape_are_target_failures(answers: object) -> None:
     class Wrong(Batching):
-        def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]) -> Any:
+        def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]],
+                              meanwhile: Callable[[], object] | None = None) -> Any:
             return answers
 
     batches = [(ALICE, [read("a")]), (ALICE, [read("b")])]
@@ -201,9 +205,12 @@ class ByTypeBatching:
         self.answers = answers
         self.requests = 0
 
-    def authorize_by_resource_type_batches(self, queries: Sequence[object]) -> list[object]:
+    def authorize_by_resource_type_batches(self, queries: Sequence[object],
+                                           meanwhile: Callable[[], object] | None = None) -> list[object]:
         self.requests += 1
         assert len(queries) == len(self.answers)
+        if meanwhile is not None:
+            meanwhile()
         return self.answers
 
 
@@ -252,3 +259,92 @@ def test_a_configuration_refused_in_the_one_write_set_up_is_still_a_refusal(
     refused = Scenario(properties=(("super.users", "bob"),), acls=(("1", ACL),))
     assert fresh_target(ctx, refused, kafka_accepts=True) is None
     assert writes == [["reset", "configure", "load_snapshot", "complete_initial_load"]]
+
+
+# -- the kit works while the implementation answers ------------------------------------------------
+
+def test_the_kit_works_while_the_process_answers() -> None:
+    """``meanwhile`` runs after the request is written and before any answer is read: the
+    implementation's answer is already on its way while the kit's own work runs."""
+    import select
+
+    from kafka_conformance.adapters.jsonlines.process import ImplementationProcess
+
+    proc = ImplementationProcess([sys.executable, str(FAKE), "ok"], timeout=10)
+    try:
+        seen: list[bool] = []
+
+        def meanwhile() -> None:  # waits (at most 10 s) for the answer to be readable, without reading it
+            readable, _, _ = select.select([proc._stdout_fd], [], [], 10)
+            seen.append(bool(readable))
+
+        hello = proc.exchange([{"id": 1, "op": "hello", "protocol": 1, "kit": "test"}], meanwhile)
+        assert seen == [True]
+        assert hello[0]["id"] == 1 and "result" in hello[0]
+    finally:
+        proc.stop()
+
+
+def test_work_that_fails_meanwhile_is_raised_after_the_answers_and_the_process_stays_in_step() -> None:
+    from kafka_conformance.adapters.jsonlines.process import ImplementationProcess
+
+    proc = ImplementationProcess([sys.executable, str(FAKE), "ok"], timeout=10)
+    try:
+        def broken() -> None:
+            raise LookupError("the kit's own bug")
+
+        with pytest.raises(LookupError, match="the kit's own bug"):
+            proc.exchange([{"id": 1, "op": "hello", "protocol": 1, "kit": "test"}], broken)
+        assert proc.alive()  # not stopped: its answer was read, the stream is in step
+        assert proc.exchange([{"id": 2, "op": "acl_count"}])[0]["id"] == 2
+    finally:
+        proc.stop()
+
+
+def test_a_kit_error_in_the_work_is_never_taken_for_the_target_failing() -> None:
+    target = Batching([[DENIED], [DENIED]])
+
+    def broken() -> None:
+        raise LookupError("the kit's own bug")
+
+    answers = driver.authorize_each(target, [(ALICE, [read("a")]), (ALICE, [read("b")])], meanwhile=broken)  # type: ignore[arg-type]
+    with pytest.raises(LookupError, match="the kit's own bug"):
+        next(answers)
+
+
+def test_the_reference_answers_while_the_process_does(process: tuple[SubprocessAuthorizer, list[list[str]]],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """compare_queries and the record property hand the reference's answers to the adapter as
+    its ``meanwhile`` work: computed inside the write's exchange, once, and compared as before."""
+    from kafka_conformance.authorizer.differential import check_records
+
+    adapter, _ = process
+    inside: list[bool] = []
+    in_exchange = [False]
+    adapter.capabilities()  # the process is started by the handshake
+    live = adapter.session._process
+    assert live is not None
+    exchange = live.exchange
+
+    def spied(requests: Sequence[dict[str, Any]], meanwhile: Callable[[], object] | None = None) -> Any:
+        in_exchange[0] = True
+        try:
+            return exchange(requests, meanwhile)
+        finally:
+            in_exchange[0] = False
+
+    monkeypatch.setattr(live, "exchange", spied)
+    real = ReferenceAuthorizer.authorize
+
+    def counted(self: ReferenceAuthorizer, context: RequestContext, actions: Sequence[Action]) -> Any:
+        inside.append(in_exchange[0])
+        return real(self, context, actions)
+
+    monkeypatch.setattr(ReferenceAuthorizer, "authorize", counted)
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("x"),)), Query(ALICE, (read("y"),)))
+    bob = AclBinding.of("ALLOW", "User:bob", "READ", "TOPIC", "x", "LITERAL")
+    deny = AclBinding.of("DENY", "User:bob", "READ", "TOPIC", "y", "LITERAL")
+    check_records(ctx, Scenario(acls=(("1", bob), ("2", deny)), queries=queries))
+    # two records added, one removed: three steps of two questions, each answered inside its write
+    assert inside == [True] * 6
