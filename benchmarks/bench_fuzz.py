@@ -6,7 +6,7 @@
 
 For each target and mode, the same cases are run twice into fresh directories:
 once in this process (``run_campaign(master=None)``, no Spark) and once on a
-Spark ``local[2]`` session (``--partitions``, default: 4 per core).  Modes:
+Spark ``local[2]`` session (``--partitions``, default: the kit's, 8 per core for a fuzz run).  Modes:
 
 * ``seed``: each executor generates its shards from the seed (Hypothesis
   drawing from the suite's strategies) and checks them; what ``fuzz --cases``
@@ -123,7 +123,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=20_000)
     parser.add_argument("--shard-size", type=int, default=1000)
-    parser.add_argument("--partitions", type=int, default=None, help="default: 4 per core, at most one per shard")
+    parser.add_argument("--partitions", type=int, default=None, help="default: the kit's (8 per core for a fuzz run), at most one per shard")
     parser.add_argument("--targets", default="reference,reference-indexed")
     parser.add_argument("--modes", default="seed,corpus")
     parser.add_argument("--master", default="local[2]")

@@ -111,6 +111,14 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
     return session
 
 
+FUZZ_PARTITIONS_PER_SLOT = 8
+"""A fuzz run's default partitions per slot.  Shards differ in cost (a record-log case costs
+many times a plain one), and a slot that draws the last expensive partition finishes alone:
+with 4 per slot on ``local[2]`` the busiest slot did 53.4% of a 200,000-case run's work, with
+8 per slot 52.0% (``benchmarks/README.md``).  Each partition opens the target once, so a JVM
+target pays one more start per extra partition: a second or so against runs of minutes."""
+
+
 def run_on_spark(spec: FuzzSpec, shards: Sequence[int], *, master: str | None, partitions: int | None = None,
                  spark: Any = None) -> tuple[str, float, float]:
     """Run ``shards`` of ``spec`` on Spark; (executor label, start-up s, run s).
@@ -126,8 +134,7 @@ def run_on_spark(spec: FuzzSpec, shards: Sequence[int], *, master: str | None, p
         label = f"Spark {sc.master}"
         if not shards:
             return label, startup, 0.0
-        # Several partitions per core balance uneven shards; each partition opens the target once.
-        slices = partitions or max(1, min(len(shards), 4 * sc.defaultParallelism))
+        slices = partitions or max(1, min(len(shards), FUZZ_PARTITIONS_PER_SLOT * sc.defaultParallelism))
         t1 = time.monotonic()
         task = functools.partial(partition_task, spec.to_json())
         sc.parallelize(list(shards), slices).mapPartitions(task).collect()

@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None
                         help="Spark master URL: local[*] (default), local[N], spark://HOST:PORT")
     parser.add_argument("--no-spark", action="store_true", help="run every shard in this process, without Spark")
     parser.add_argument("--partitions", type=_positive,
-                        help="Spark partitions, each opens the target once (default: 4 per core, at most one per shard)")
+                        help="Spark partitions, each opens the target once (default: 8 per core, at most one per shard)")
     parser.add_argument("--out", type=Path, required=True,
                         help="run directory: verdicts, failures, summary; a compatible earlier run there is resumed")
     parser.add_argument("--report-json", type=Path, help="also write the summary as JSON here")
