@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from kafka_conformance.adapters.jsonlines.process import Encoded, encoded
 from kafka_conformance.adapters.jsonlines.session import (
     DEFAULT_TIMEOUT,
     TIMEOUT_ENV,
@@ -96,6 +97,7 @@ class SubprocessAuthorizer:
         self._needs_reset = True
         self._generation = _LOST
         self._closed = False
+        self._last_questions: tuple[object, Encoded] | None = None
 
     def reset(self) -> None:
         """Start again from a fresh implementation state (sent with the next request)."""
@@ -191,9 +193,8 @@ class SubprocessAuthorizer:
         ``meanwhile``: the caller's own work while the step is answered."""
         if self._closed or self._needs_reset:
             raise AdapterError("protocol-error", "apply_and_ask() needs a configured adapter")
-        payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
         requests: list[tuple[str, dict[str, Any]]] = [("apply", {"record": encode_record(record)}),
-                                                       ("authorize", {"batches": payload})]
+                                                       ("authorize", {"batches": self._questions(batches)})]
         if count:
             requests.append(("acl_count", {}))
         responses = self._pipelined(requests, meanwhile)
@@ -215,6 +216,20 @@ class SubprocessAuthorizer:
             except (KafkaException, AdapterError) as exc:
                 counted = exc
         return applied, answers, counted
+
+    def _questions(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]) -> Any:
+        """The ``batches`` of an ``authorize`` request.  A record log asks the same questions
+        after every step: given the same tuple again (immutable, so unchanged), its JSON from
+        the step before is sent again instead of being built anew."""
+        last = self._last_questions
+        if last is not None and last[0] is batches:
+            return last[1]
+        payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
+        if type(batches) is not tuple or not all(type(b) is tuple and type(b[1]) is tuple for b in batches):
+            return payload
+        text = encoded(payload)
+        self._last_questions = (batches, text)
+        return text
 
     def count_and_list(
         self, filters: Sequence[AclBindingFilter], count: bool, *, meanwhile: Meanwhile = None,
@@ -262,8 +277,7 @@ class SubprocessAuthorizer:
         exception the implementation's error stands for (returned, not raised, since
         Kafka refuses batch by batch).  ``meanwhile``: the caller's own work (the answers
         it expects), done while the implementation answers."""
-        payload = [{"context": encode_context(c), "actions": [encode_action(a) for a in actions]} for c, actions in batches]
-        result = self._call("authorize", {"batches": payload}, meanwhile=meanwhile)
+        result = self._call("authorize", {"batches": self._questions(batches)}, meanwhile=meanwhile)
         try:
             decoded = decode_results(result, [len(actions) for _, actions in batches])
         except WireError as exc:

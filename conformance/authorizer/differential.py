@@ -165,7 +165,7 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
         # A process target takes a record and the questions after it in one write (one round
         # trip per step instead of three); what is reported, and in what order, is the same.
         together = getattr(target, "apply_and_ask", None) if scenario.queries else None
-        batches = [(q.context, q.actions) for q in scenario.queries]
+        batches = tuple((q.context, q.actions) for q in scenario.queries)  # immutable: sent as JSON built once
         for n, record in enumerate(records, start=1):
             ref.apply(record)
             step = f"after record {n} of {len(records)} ({record})"
@@ -201,7 +201,7 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
         # (as in check_records); the questions are asked once, in the state after the record,
         # which is the state before it when the record was rightly refused.
         together = getattr(target, "apply_and_ask", None) if scenario.queries else None
-        batches = [(q.context, q.actions) for q in scenario.queries]
+        batches = tuple((q.context, q.actions) for q in scenario.queries)  # immutable: sent as JSON built once
         for n, step in enumerate(scenario.records, start=1):
             where = f"after step {n} of {total} ({step})"
             if isinstance(step, SnapshotStep):

@@ -348,3 +348,39 @@ def test_the_reference_answers_while_the_process_does(process: tuple[SubprocessA
     check_records(ctx, Scenario(acls=(("1", bob), ("2", deny)), queries=queries))
     # two records added, one removed: three steps of two questions, each answered inside its write
     assert inside == [True] * 6
+
+
+def test_a_request_line_is_compact_json_and_carries_encoded_fields_as_they_are() -> None:
+    import json
+
+    from kafka_conformance.adapters.jsonlines.process import encoded, request_line
+
+    plain = {"id": 7, "op": "authorize", "batches": [{"context": {"host": "h\u00e9"}, "actions": []}]}
+    assert request_line(plain) == json.dumps(plain, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
+    spliced = {"id": 7, "op": "authorize", "batches": encoded(plain["batches"])}
+    assert request_line(spliced) == request_line(plain)
+
+
+def test_a_record_log_sends_the_json_of_its_questions_built_once(
+        process: tuple[SubprocessAuthorizer, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same (immutable) tuple of questions after every step is encoded once per adapter; a
+    list, which could have changed, is encoded every time.  The answers are the same."""
+    from kafka_conformance.adapters.jsonlines import adapter as adapter_module
+    from kafka_conformance.reference.authorizer.records import AddAcl
+
+    adapter, _ = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    assert fresh_target(ctx, Scenario()) is adapter
+    encodings: list[Action] = []
+    real = adapter_module.encode_action
+    monkeypatch.setattr(adapter_module, "encode_action", lambda a: encodings.append(a) or real(a))
+    questions = ((ALICE, (read("payments"),)), (ALICE, (read("x"), read("y"))))
+    other = AclBinding.of("ALLOW", "User:bob", "READ", "TOPIC", "orders", "LITERAL")
+    for n, binding in enumerate((ACL, other), start=1):
+        applied, answers, counted = adapter.apply_and_ask(AddAcl(str(n), binding), questions, True)
+        assert applied is None and counted == n and [len(a) for a in answers] == [1, 2]  # type: ignore[arg-type]
+    assert len(encodings) == 3  # once, for the first step
+    listed = [(c, list(a)) for c, a in questions]
+    adapter.apply_and_ask(AddAcl("3", AclBinding.of("DENY", "User:bob", "READ", "TOPIC", "x", "LITERAL")), listed, True)
+    adapter.apply_and_ask(AddAcl("4", AclBinding.of("DENY", "User:bob", "READ", "TOPIC", "y", "LITERAL")), listed, True)
+    assert len(encodings) == 9
