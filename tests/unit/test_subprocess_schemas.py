@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer
-from kafka_conformance.adapters.jsonlines.process import ImplementationProcess
+from kafka_conformance.adapters.jsonlines.process import ImplementationProcess, request_line
 from kafka_conformance.reference.acl.filters import ANY_ACL, AclBindingFilter, ResourcePatternFilter
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, PatternType, ResourcePattern, ResourceType
@@ -75,9 +75,10 @@ def _record(command: list[str], monkeypatch: pytest.MonkeyPatch) -> list[tuple[d
     pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
     real = ImplementationProcess.exchange
 
-    def recording(self: ImplementationProcess, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        responses = real(self, requests)
-        pairs.extend(zip(requests, responses, strict=True))
+    def recording(self: ImplementationProcess, requests: list[dict[str, Any]], meanwhile: Any = None) -> list[dict[str, Any]]:
+        responses = real(self, requests, meanwhile)
+        written = [json.loads(request_line(r)) for r in requests]  # as on the wire (JSON built once included)
+        pairs.extend(zip(written, responses, strict=True))
         return responses
 
     monkeypatch.setattr(ImplementationProcess, "exchange", recording)
