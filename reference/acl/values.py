@@ -47,6 +47,11 @@ _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 class _Coded(enum.Enum):
     """An enum whose members carry Kafka's wire code and decode unknown codes to UNKNOWN."""
 
+    # Members are singletons and compare by identity, so hashing by identity agrees with
+    # equality; it spares CPython 3.11's Enum.__hash__ (a Python call hashing the name) on
+    # every lookup in a table keyed by an operation, a type or a pattern type.
+    __hash__ = object.__hash__
+
     @property
     def code(self) -> int:
         return int(self.value)

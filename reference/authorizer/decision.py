@@ -32,9 +32,13 @@ class AuthorizationResult(enum.Enum):
     def __repr__(self) -> str:
         return f"AuthorizationResult.{self.name}"
 
+    __hash__ = object.__hash__  # identity, as equality is (see reference.acl.values._Coded)
+
 
 class Rule(enum.Enum):
     """Why a decision came out the way it did (stable names, used in reports)."""
+
+    __hash__ = object.__hash__  # identity, as equality is (see reference.acl.values._Coded)
 
     SUPER_USER = "super-user"
     DENY_ACL = "deny-acl"

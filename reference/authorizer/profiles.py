@@ -10,7 +10,7 @@ the KIPs do and a reader can check each flag against the release notes.
 from __future__ import annotations
 
 import enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import attrs
 
@@ -182,10 +182,13 @@ _INTRODUCED = {
 }
 
 
+@lru_cache(maxsize=256)
 def profile_for(
     version: str | KafkaVersion = DEFAULT_VERSION, flavour: str | Flavour = Flavour.STANDARD
 ) -> Profile:
-    """Build and validate a profile: the flavour must exist in that release."""
+    """Build and validate a profile: the flavour must exist in that release.  Remembered (a
+    profile is a frozen value, and the kit asks for one per reference it configures, a few per
+    case); a refusal is not remembered, so it is raised every time."""
     v = KafkaVersion.parse(version)
     f = Flavour.parse(flavour)
     if v < OLDEST_VERSION:
