@@ -36,6 +36,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from kafka_conformance.corpora.fuzz import FuzzSpec, run_inline, start_run
@@ -66,9 +67,10 @@ def count_round_trips(corpus: Path, target: str, work: Path) -> tuple[int, colle
     writes: collections.Counter[str] = collections.Counter()
     exchange = process.ImplementationProcess.exchange
 
-    def counted(self: process.ImplementationProcess, requests: list[dict[str, object]]) -> list[dict[str, object]]:
+    def counted(self: process.ImplementationProcess, requests: list[dict[str, object]],
+                meanwhile: Callable[[], object] | None = None) -> list[dict[str, object]]:
         writes["+".join(str(r.get("op", "?")) for r in requests)] += 1
-        return exchange(self, requests)
+        return exchange(self, requests, meanwhile)
 
     process.ImplementationProcess.exchange = counted  # type: ignore[method-assign,assignment]
     try:

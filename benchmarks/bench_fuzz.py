@@ -123,7 +123,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=20_000)
     parser.add_argument("--shard-size", type=int, default=1000)
-    parser.add_argument("--partitions", type=int, default=None, help="default: the kit's (8 per core for a fuzz run), at most one per shard")
+    parser.add_argument("--partitions", type=int, default=None, help="default: the kit's, 8 per core, at most one per shard")
     parser.add_argument("--targets", default="reference,reference-indexed")
     parser.add_argument("--modes", default="seed,corpus")
     parser.add_argument("--master", default="local[2]")

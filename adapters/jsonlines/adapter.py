@@ -81,6 +81,10 @@ class SubprocessAuthorizer:
     factory does this) and leaves the process running for the next adapter.
     """
 
+    takes_meanwhile = True
+    """Its pipelined calls take ``meanwhile=``, the caller's own work done while the
+    implementation answers (``conformance/authorizer/driver.py`` looks for this)."""
+
     def __init__(self, command: str | Sequence[str], *, timeout: float | None = None, cwd: str | None = None,
                  env: Mapping[str, str] | None = None) -> None:
         self._init(ImplementationSession(command, timeout=timeout, cwd=cwd, env=env), owns=True)
@@ -115,13 +119,19 @@ class SubprocessAuthorizer:
         if self._closed:
             raise AdapterError("closed", f"{requests[0][0]}() called on a closed adapter")
         reset = self._needs_reset
+        work, failed = _shielded(meanwhile)
         try:
             responses, generation = self.session.call([("reset", {}), *requests] if reset else requests,
                                                       generation=None if reset else self._generation,
-                                                      meanwhile=meanwhile)
-        except BaseException:  # crash, timeout, malformed, Ctrl-C: whatever state it held is gone
+                                                      meanwhile=work)
+        except Exception:  # crash, timeout, malformed: whatever state it held is gone
+            self._needs_reset, self._generation = False, _LOST
+            _raise_first(failed)
+            raise
+        except BaseException:  # Ctrl-C, a stop: the same, and nothing is raised in its place
             self._needs_reset, self._generation = False, _LOST
             raise
+        _raise_first(failed)  # the caller's own error; the stream is in step (a reset owed is sent again)
         if reset:
             try:
                 self.session.unwrap(responses[0], "reset")
@@ -257,11 +267,17 @@ class SubprocessAuthorizer:
 
     def _pipelined(self, requests: list[tuple[str, dict[str, Any]]], meanwhile: Meanwhile = None) -> list[dict[str, Any]]:
         """Several requests in one write, in this adapter's state (configured already)."""
+        work, failed = _shielded(meanwhile)
         try:
-            responses, _ = self.session.call(requests, generation=self._generation, meanwhile=meanwhile)
+            responses, _ = self.session.call(requests, generation=self._generation, meanwhile=work)
+        except Exception:
+            self._needs_reset, self._generation = False, _LOST
+            _raise_first(failed)
+            raise
         except BaseException:
             self._needs_reset, self._generation = False, _LOST
             raise
+        _raise_first(failed)  # the caller's own error, with the stream and this adapter in step
         return responses
 
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
@@ -329,6 +345,29 @@ class SubprocessAuthorizer:
         self._closed = True
         if self._owns:
             self.session.close()
+
+
+def _shielded(meanwhile: Meanwhile) -> tuple[Meanwhile, list[Exception]]:
+    """The caller's work, its exception kept rather than raised inside the exchange."""
+    failed: list[Exception] = []
+    if meanwhile is None:
+        return None, failed
+    work = meanwhile
+
+    def shielded() -> None:
+        try:
+            work()
+        except Exception as exc:
+            failed.append(exc)
+
+    return shielded, failed
+
+
+def _raise_first(failed: list[Exception]) -> None:
+    """The caller's own error, raised first: a failure of the kit is never taken for one of
+    the implementation (the exception in flight, if any, becomes its context)."""
+    if failed:
+        raise failed[0]
 
 
 def _outcome(step: Callable[[], object]) -> Exception | None:

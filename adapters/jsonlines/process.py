@@ -9,7 +9,8 @@ whatever the implementation does.  So:
   request is written while responses are read (pipelining) and a full pipe in
   either direction cannot deadlock;
 * every exchange has a deadline: each response must arrive within ``timeout``
-  seconds of the exchange start or of the previous response;
+  seconds of the exchange start (or of the end of the caller's own work done
+  meanwhile) or of the previous response;
 * stderr is drained continuously by a daemon thread into a bounded buffer
   (an implementation that logs a lot cannot block on a full pipe), and its tail
   is quoted in every error;
@@ -226,12 +227,14 @@ class ImplementationProcess:
         """Write every request, then collect one response per request id (any order).
 
         ``meanwhile``: the caller's own work (the kit computing the answers it expects),
-        run once the requests are written and before any answer is read, so that the
-        implementation answers while the kit works instead of after it: on a machine
-        with a core for each, a round trip then costs the longer of the two, not their
-        sum.  An exception it raises is raised after the answers are read, so that the
-        stream stays in step; the implementation's timeout counts from its end.  It is not
-        run when the requests cannot be written (the process died).
+        run after the first write and before any answer is read, so that the implementation
+        answers while the kit works instead of after it: on a machine with a core for each,
+        a round trip then costs the longer of the two, not their sum.  (Requests longer than
+        the pipe holds are written on after it, so for them the overlap is partial.)  An
+        exception it raises is raised after the answers are read, so that the stream stays
+        in step; if the exchange fails as well, the work's exception is raised with the
+        adapter error as its cause.  The implementation's timeout counts from the work's
+        end.  It is not run when the first write fails (the process died).
 
         Raises AdapterError ``crash``, ``timeout`` or ``malformed``; after any of
         them this process is stopped and must be replaced.
@@ -274,6 +277,10 @@ class ImplementationProcess:
                             self._selector.unregister(self._stdin_fd)
                     else:
                         self._read(names, order)
+        except AdapterError as exc:
+            if thrown is not None:  # the caller's own error is not to be taken for the implementation's
+                raise thrown from exc
+            raise
         except BaseException:
             if self._failed is None:  # e.g. KeyboardInterrupt: the stream is out of step now
                 self._failed = "interrupted"

@@ -147,8 +147,8 @@ class ImplementationSession:
         the generation that answered.  ``generation`` is the one the caller's state lives
         in (None for a caller that starts with ``reset``).  ``meanwhile`` is the caller's
         own work, done while the implementation answers (see
-        :meth:`ImplementationProcess.exchange`): done once when the answers come back,
-        perhaps not at all when an error is raised instead."""
+        :meth:`ImplementationProcess.exchange`): done once, after the first write and before
+        any answer is read; not at all when the request cannot be sent."""
         with self._lock:
             if self._closed:
                 raise AdapterError("closed", f"the session for {self.command} is closed")

@@ -4,6 +4,7 @@ version and flavour it declares."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import cast
 
@@ -47,6 +48,7 @@ __all__ = [
 
 from kafka_conformance.authorizer.support import (
     CheckContext,
+    WorkedOut,
     agree,
     answers_of,
     check_count,
@@ -54,6 +56,7 @@ from kafka_conformance.authorizer.support import (
     compare_queries,
     expected_outcome,
     fresh_target,
+    next_or_failure,
     paired,
     questions_of,
     reference_answers,
@@ -96,17 +99,17 @@ def check_by_type(ctx: CheckContext, scenario: Scenario) -> None:
         if pair is None:
             return
         ref, target = pair
-        reference: list[Decision] = []  # worked out while a process target answers
-
-        def work() -> None:
-            reference.extend(ref.authorize_by_resource_type(q.context, q.operation, q.resource_type)
-                             for q in scenario.by_type)
-
+        reference = WorkedOut([functools.partial(ref.authorize_by_resource_type, q.context, q.operation, q.resource_type)
+                               for q in scenario.by_type])  # worked out while a process target answers
         answers = driver.by_type_each(target, [(q.context, q.operation, q.resource_type) for q in scenario.by_type],
-                                      meanwhile=work)
+                                      meanwhile=reference)
         for n, q in enumerate(scenario.by_type):
-            actual = next(answers)
-            expected = reference[n]
+            read, missing = next_or_failure(answers)
+            expected = reference.take(n)
+            if missing is not None:
+                raise missing
+            assert read is not None
+            actual = read
             ctx.coverage[f"by-type:{expected.rule.value}"] += 1
             if agree(ctx, expected, actual):
                 continue
@@ -177,8 +180,8 @@ def check_records(ctx: CheckContext, scenario: Scenario) -> None:
             expected = reference_answers(ref, scenario.queries)  # computed while the target answers
             applied, answers, counted = driver.while_asking(
                 f"apply(record {n}) and the questions after it",
-                lambda work, r=record: together(r, batches, ctx.caps.acl_count, meanwhile=work),  # type: ignore[misc]
-                expected)
+                lambda work, r=record: together(r, batches, ctx.caps.acl_count, **driver.during(work)),  # type: ignore[misc]
+                expected if driver.takes_meanwhile(target) else None)
             guarded(f"apply(record {n})", lambda a=applied: driver.answered(a))  # type: ignore[misc]
             compare_queries(ctx, target, ref, scenario.queries, scenario, step=step,
                             answers=driver.hand_out(answers, batches), expected=expected)
@@ -210,12 +213,12 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
             elif together is not None and not isinstance(step, BatchStep):
                 # The reference takes the record first, then works out its answers while the
                 # target answers the step (the state after the record, or before a refused one).
-                kafka = _reference_apply(ref, step)
+                kafka = _reference_apply_kept(ref, step)
                 expected = reference_answers(ref, scenario.queries)
                 applied, answers, counted = driver.while_asking(
                     f"apply(step {n}) and the questions after it",
-                    lambda work, s=step: together(s, batches, ctx.caps.acl_count, meanwhile=work),  # type: ignore[misc]
-                    expected)
+                    lambda work, s=step: together(s, batches, ctx.caps.acl_count, **driver.during(work)),  # type: ignore[misc]
+                    expected if driver.takes_meanwhile(target) else None)
                 read: _ReadAhead = (driver.hand_out(answers, batches), lambda c=counted: driver.answered(c),  # type: ignore[misc]
                                     expected)
                 refused = _apply_record(ctx, ref, target, step, f"step {n}", where,
@@ -244,7 +247,7 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
                                         "after the whole log"))
 
 
-_ReadAhead = tuple[Iterator[list[Outcome]], Callable[[], int], Callable[[], list[list[Decision]]]]
+_ReadAhead = tuple[Iterator[list[Outcome]], Callable[[], int], WorkedOut[list[Decision]]]
 """The answers to a step's questions and its acl_count, already read by a pipelined write,
 and the reference's answers to the same questions (worked out while they were answered)."""
 
@@ -278,13 +281,24 @@ def _reference_apply(ref: ReferenceAuthorizer, record: AddAcl | RemoveAcl) -> tu
     return None, ""
 
 
+def _reference_apply_kept(ref: ReferenceAuthorizer, record: AddAcl | RemoveAcl) -> tuple[str | None, str] | Exception:
+    """:func:`_reference_apply` done ahead of the target's step: any other exception is kept,
+    to be raised by :func:`_apply_record` where it was raised before (after the step)."""
+    try:
+        return _reference_apply(ref, record)
+    except Exception as exc:
+        return exc
+
+
 def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, target: AuthorizerUnderTest,
                   record: AddAcl | RemoveAcl, what: str, where: str, sent: Callable[[], object] | None = None,
-                  kafka: tuple[str | None, str] | None = None) -> bool:
+                  kafka: tuple[str | None, str] | Exception | None = None) -> bool:
     """Apply one record to both (to the target by ``sent``, the answer of a write already
     made, when given; to the reference unless ``kafka`` says how it took it already); the
     target must refuse exactly what Kafka refuses.  Returns whether the record was (rightly)
     refused."""
+    if isinstance(kafka, Exception):
+        raise kafka
     expected, reason = kafka if kafka is not None else _reference_apply(ref, record)
     actual: str | None = None
     try:

@@ -16,7 +16,7 @@ from kafka_conformance.reference.authorizer.decision import Action, Authorizatio
 from kafka_conformance.reference.errors import KafkaException
 
 __all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "by_type", "by_type_each",
-           "guarded", "hand_out", "while_asking"]
+           "during", "guarded", "hand_out", "takes_meanwhile", "while_asking"]
 
 T = TypeVar("T")
 
@@ -96,15 +96,19 @@ def authorize_each(
     first answer is asked for: while a process target answers the request, before the first
     question of any other target.  It is not done when asking fails first."""
     batched = getattr(target, "authorize_batches", None)
-    if batched is None or not queries or (len(queries) < 2 and meanwhile is None):
+    pipelined = batched is not None and meanwhile is not None and takes_meanwhile(target)
+    if batched is None or not queries or (len(queries) < 2 and not pipelined):
         if meanwhile is not None:
             meanwhile()
         for context, actions in queries:
             yield authorize(target, context, actions)
         return
     sent = [(c, list(a)) for c, a in queries]
+    if not pipelined and meanwhile is not None:
+        meanwhile()
+        meanwhile = None
     try:
-        answers: object = while_asking("authorize()", lambda work: batched(sent, **_during(work)), meanwhile)
+        answers: object = while_asking("authorize()", lambda work: batched(sent, **during(work)), meanwhile)
     except KafkaException as exc:  # a refusal of the whole request answers every batch in it
         answers = exc
     yield from hand_out(answers, queries)
@@ -127,15 +131,25 @@ def while_asking(what: str, ask: Callable[[Callable[[], None] | None], T], meanw
             failed.append(exc)
 
     try:
-        return guarded(what, lambda: ask(work))
-    finally:
+        result = guarded(what, lambda: ask(work))
+    except Exception as exc:  # the target failed too: the kit's own error comes first
         if failed:
-            raise failed[0]
+            raise failed[0] from exc
+        raise
+    if failed:
+        raise failed[0]
+    return result
 
 
-def _during(work: Callable[[], None] | None) -> dict[str, Callable[[], None]]:
-    """The ``meanwhile=`` keyword for a batched call, left out when there is no such work
-    (so that targets whose batch methods take no such keyword, the tests' own, still work)."""
+def takes_meanwhile(target: object) -> bool:
+    """Whether ``target``'s batch methods take ``meanwhile=`` (the JSON-lines adapter says so
+    with ``takes_meanwhile = True``); other targets, a user's in-process one with batch
+    methods of its own among them, are called as before and the work is done first."""
+    return getattr(target, "takes_meanwhile", False) is True
+
+
+def during(work: Callable[[], None] | None) -> dict[str, Callable[[], None]]:
+    """The ``meanwhile=`` keyword for a batched call, left out when there is no such work."""
     return {} if work is None else {"meanwhile": work}
 
 
@@ -201,15 +215,19 @@ def by_type_each(
     an earlier divergence is reported first, as when asked one by one.  ``meanwhile`` as
     in :func:`authorize_each`."""
     batched = getattr(target, "authorize_by_resource_type_batches", None)
-    if batched is None or not queries or (len(queries) < 2 and meanwhile is None):
+    pipelined = batched is not None and meanwhile is not None and takes_meanwhile(target)
+    if batched is None or not queries or (len(queries) < 2 and not pipelined):
         if meanwhile is not None:
             meanwhile()
         for query in queries:
             yield by_type(target, *query)
         return
     sent = list(queries)
+    if not pipelined and meanwhile is not None:
+        meanwhile()
+        meanwhile = None
     try:
-        answers: object = while_asking("authorize_by_resource_type()", lambda work: batched(sent, **_during(work)),
+        answers: object = while_asking("authorize_by_resource_type()", lambda work: batched(sent, **during(work)),
                                        meanwhile)
     except KafkaException as exc:  # a refusal of the whole request answers every query in it
         answers = [exc] * len(queries)

@@ -10,8 +10,10 @@ The properties themselves live in :mod:`~kafka_conformance.authorizer.differenti
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Generic, TypeVar, cast
 
 import attrs
 from hypothesis import currently_in_test_context, event
@@ -34,8 +36,11 @@ from kafka_conformance.reference.authorizer.decision import (
 from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
 from kafka_conformance.reference.errors import ConfigError, KafkaException
 
+T = TypeVar("T")
+
 __all__ = [
     "CheckContext",
+    "WorkedOut",
     "agree",
     "answers_of",
     "check_count",
@@ -44,9 +49,11 @@ __all__ = [
     "count_event",
     "expected_outcome",
     "fresh_target",
+    "next_or_failure",
     "paired",
     "questions_of",
     "record_coverage",
+    "reference_answers",
 ]
 
 @attrs.define
@@ -186,25 +193,56 @@ def record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool)
         ctx.coverage["allow-everyone:granted"] += 1
 
 
-def reference_answers(ref: ReferenceAuthorizer, queries: Sequence[Query]) -> Callable[[], list[list[Decision]]]:
-    """The reference's answers to ``queries`` in its present state, computed once, when first
-    asked for: handed to a process target as its ``meanwhile`` work, they are computed while
-    the implementation answers the same questions (the reference is read-only here, so when
-    they are computed changes nothing)."""
-    computed: list[list[Decision]] = []
+class WorkedOut(Generic[T]):
+    """The reference's answers to a list of questions, worked out once, when first asked for
+    (called as a process target's ``meanwhile`` work, while the implementation answers the
+    same questions; the reference is read-only here, so when they are worked out changes
+    nothing).  Each answer is kept as its value or as the exception working it out raised, and
+    :meth:`take` raises that exception at the answer's turn, so that failures come in the order
+    they came when each answer was worked out just before its comparison."""
 
-    def answers() -> list[list[Decision]]:
-        if not computed and queries:
-            computed.extend(ref.authorize(q.context, q.actions) for q in queries)
-        return computed
+    def __init__(self, steps: Sequence[Callable[[], T]]) -> None:
+        self._steps = steps
+        self._results: list[tuple[bool, Any]] | None = None
 
-    return answers
+    def __call__(self) -> None:
+        if self._results is not None:
+            return
+        results: list[tuple[bool, Any]] = []
+        for step in self._steps:
+            try:
+                results.append((True, step()))
+            except Exception as exc:
+                results.append((False, exc))
+        self._results = results
+
+    def take(self, n: int) -> T:
+        self()
+        assert self._results is not None
+        ok, value = self._results[n]
+        if not ok:
+            raise value
+        return cast(T, value)
+
+
+def reference_answers(ref: ReferenceAuthorizer, queries: Sequence[Query]) -> WorkedOut[list[Decision]]:
+    """The reference's answers to ``queries`` in its present state (see :class:`WorkedOut`)."""
+    return WorkedOut([functools.partial(ref.authorize, q.context, q.actions) for q in queries])
+
+
+def next_or_failure(answers: Iterator[T]) -> tuple[T | None, Exception | None]:
+    """The next answer, or the exception reading it raised, to be raised once the reference's
+    answer to the same question (which used to be worked out first) has been taken."""
+    try:
+        return next(answers), None
+    except Exception as exc:
+        return None, exc
 
 
 def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer,
                      queries: Sequence[Query], scenario: Scenario, step: str = "",
                      answers: Iterator[list[Outcome]] | None = None,
-                     expected: Callable[[], list[list[Decision]]] | None = None) -> None:
+                     expected: WorkedOut[list[Decision]] | None = None) -> None:
     """Ask ``queries`` (or take ``answers`` already read, one per query) and compare each
     action's answer with the reference's (``expected``: its answers, perhaps computed while
     the target answered), in order."""
@@ -212,8 +250,11 @@ def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: Referen
     if answers is None:
         answers = driver.authorize_each(target, [(q.context, q.actions) for q in queries], meanwhile=reference)
     for n, query in enumerate(queries):
-        actual = next(answers)
-        decisions = reference()[n]
+        actual, missing = next_or_failure(answers)
+        decisions = reference.take(n)
+        if missing is not None:
+            raise missing
+        assert actual is not None
         for action, exp, act in zip(query.actions, decisions, actual, strict=False):
             record_coverage(ctx, exp, ref.config.allow_everyone_if_no_acl_found)
             if agree(ctx, exp, act):

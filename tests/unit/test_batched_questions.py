@@ -36,6 +36,8 @@ def read(name: str) -> Action:
 class Batching:
     """A target that answers every batch of one request with the answers it was given."""
 
+    takes_meanwhile = True
+
     def __init__(self, answers: list[object]) -> None:
         self.answers = answers
         self.requests = 0
@@ -200,6 +202,8 @@ def test_the_listing_property_on_a_process_asks_the_count_and_every_filter_in_on
 
 class ByTypeBatching:
     """A target that answers one by-type request with the answers it was given."""
+
+    takes_meanwhile = True
 
     def __init__(self, answers: list[object]) -> None:
         self.answers = answers
@@ -384,3 +388,78 @@ def test_a_record_log_sends_the_json_of_its_questions_built_once(
     adapter.apply_and_ask(AddAcl("3", AclBinding.of("DENY", "User:bob", "READ", "TOPIC", "x", "LITERAL")), listed, True)
     adapter.apply_and_ask(AddAcl("4", AclBinding.of("DENY", "User:bob", "READ", "TOPIC", "y", "LITERAL")), listed, True)
     assert len(encodings) == 9
+
+
+def test_a_target_whose_batch_method_takes_no_work_is_called_as_before() -> None:
+    """A user's in-process target may have an ``authorize_batches`` of its own, without the
+    keyword: it is called without it, and the work is done first."""
+    events: list[str] = []
+
+    class Plain:
+        def authorize_batches(self, batches: Sequence[tuple[RequestContext, Sequence[Action]]]) -> list[object]:
+            events.append("asked")
+            return [[DENIED] for _ in batches]
+
+    answers = driver.authorize_each(Plain(), [(ALICE, [read("a")]), (ALICE, [read("b")])],  # type: ignore[arg-type]
+                                    meanwhile=lambda: events.append("work"))
+    assert [next(answers), next(answers)] == [[driver.Outcome(DENIED)]] * 2
+    assert events == ["work", "asked"]
+
+
+def test_the_kit_error_comes_before_a_target_failure_and_a_stop_is_never_replaced() -> None:
+    def broken() -> None:
+        raise LookupError("the kit's own bug")
+
+    def crashed(work: Callable[[], None] | None) -> object:
+        assert work is not None
+        work()
+        raise AdapterError("crash", "gone")
+
+    with pytest.raises(LookupError) as kit:
+        driver.while_asking("authorize()", crashed, broken)
+    assert isinstance(kit.value.__cause__, TargetCrashed)
+
+    def stopped(work: Callable[[], None] | None) -> object:
+        assert work is not None
+        work()
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        driver.while_asking("authorize()", stopped, broken)
+
+
+def test_a_reference_error_comes_at_its_turn_after_an_earlier_divergence() -> None:
+    """The reference's answers are worked out together, but one that raises is raised at
+    its question's turn: the target's divergence on the first question is reported first."""
+    target = Batching([[ALLOWED], [DENIED]])
+    ctx = CheckContext(lambda: target, Capabilities())  # type: ignore[arg-type,return-value]
+    ref = ReferenceAuthorizer(ctx.caps.profile())
+    ref.complete_initial_load()
+    real = ref.authorize
+
+    def second_fails(context: RequestContext, actions: Sequence[Action]) -> Any:
+        if actions[0].resource.name == "b":
+            raise LookupError("the reference's own bug")
+        return real(context, actions)
+
+    ref.authorize = second_fails  # type: ignore[method-assign]
+    queries = (Query(ALICE, (read("a"),)), Query(ALICE, (read("b"),)))
+    with pytest.raises(CaseFailed):
+        compare_queries(ctx, target, ref, queries, Scenario(queries=queries))  # type: ignore[arg-type]
+    target.answers = [[DENIED], [DENIED]]
+    with pytest.raises(LookupError, match="reference's own bug"):
+        compare_queries(ctx, target, ref, queries, Scenario(queries=queries))  # type: ignore[arg-type]
+
+
+def test_work_that_fails_inside_an_adapter_call_leaves_the_adapter_usable(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    adapter, _ = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    assert fresh_target(ctx, Scenario(acls=(("1", ACL),))) is adapter
+
+    def broken() -> None:
+        raise LookupError("the kit's own bug")
+
+    with pytest.raises(LookupError):
+        adapter.authorize_batches([(ALICE, [read("payments")])], meanwhile=broken)
+    assert adapter.acl_count() == 1  # still configured and loaded: nothing was lost
