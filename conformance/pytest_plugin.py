@@ -21,6 +21,7 @@ generated at import time, so loading the plugin has no Hypothesis side effects.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -91,6 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # Every process started during the session carries its tag; what is left at the end is stopped.
     scope = contextlib.ExitStack()
     scope.enter_context(run_scope())
+    scope.callback(_stop_on_sigterm())
     config.stash[_SCOPE_KEY] = scope
     from hypothesis import HealthCheck, settings
 
@@ -99,6 +101,35 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.register_profile("kafka-conformance-ci", max_examples=200, deadline=None, derandomize=True,
                               database=None, suppress_health_check=[HealthCheck.too_slow])
     settings.register_profile("kafka-conformance-nightly", max_examples=5000, deadline=None)
+
+
+def _stop_on_sigterm() -> Callable[[], None]:
+    """During the session, SIGTERM stops the run as Ctrl-C does; returns what undoes that.
+
+    pytest leaves SIGTERM at its default action, which ends the process at once: no fixture
+    is torn down and the session's clean-up never runs, so every broker, JVM and process a
+    fixture started is left running.  A CI system cancelling a job sends SIGTERM.  So, when
+    nobody else handles it (an outer session, a pytester run, the user's own handler), it
+    raises KeyboardInterrupt: pytest stops, tears the fixtures down and ends with "interrupted"
+    (exit code 2), and the session's scope stops whatever still carries its tag."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return lambda: None
+    from kafka_conformance.adapters.reaper import request_stop
+
+    def terminated(signum: int, frame: object) -> None:
+        request_stop(KeyboardInterrupt)  # re-raised at the kit's next check, should this one be lost
+        raise KeyboardInterrupt(f"signal {signum} (SIGTERM): the run was stopped")
+
+    signal.signal(signal.SIGTERM, terminated)
+
+    def restore() -> None:
+        if signal.getsignal(signal.SIGTERM) is terminated:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    return restore
 
 
 def _option(config: pytest.Config, name: str) -> str | None:
