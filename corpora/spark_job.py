@@ -116,9 +116,8 @@ FUZZ_PARTITIONS_PER_SLOT = 8
 many times a plain one), and a slot that draws the last expensive partition finishes alone:
 with 4 per slot on ``local[2]`` the busiest slot of a 200,000-case ``reference-indexed`` run did
 53.4% of the work, with 8 per slot 52.0% (other runs vary either way: ``benchmarks/README.md``);
-smaller partitions bound the tail lower.  Each partition opens the
-target once, so a JVM target pays one more start per extra partition: a second or so against
-runs of minutes."""
+smaller partitions bound the tail lower.  Each partition opens the target once, so a JVM
+target pays one more start per extra partition: a second or so against runs of minutes."""
 
 
 def run_on_spark(spec: FuzzSpec, shards: Sequence[int], *, master: str | None, partitions: int | None = None,

@@ -51,12 +51,12 @@ from kafka_conformance.authorizer.support import (
     WorkedOut,
     agree,
     answers_of,
+    at_turn,
     check_count,
     close_target,
     compare_queries,
     expected_outcome,
     fresh_target,
-    next_or_failure,
     paired,
     questions_of,
     reference_answers,
@@ -104,12 +104,7 @@ def check_by_type(ctx: CheckContext, scenario: Scenario) -> None:
         answers = driver.by_type_each(target, [(q.context, q.operation, q.resource_type) for q in scenario.by_type],
                                       meanwhile=reference)
         for n, q in enumerate(scenario.by_type):
-            read, missing = next_or_failure(answers)
-            expected = reference.take(n)
-            if missing is not None:
-                raise missing
-            assert read is not None
-            actual = read
+            expected, actual = at_turn(answers, reference, n)
             ctx.coverage[f"by-type:{expected.rule.value}"] += 1
             if agree(ctx, expected, actual):
                 continue

@@ -96,19 +96,14 @@ def authorize_each(
     first answer is asked for: while a process target answers the request, before the first
     question of any other target.  It is not done when asking fails first."""
     batched = getattr(target, "authorize_batches", None)
-    pipelined = batched is not None and meanwhile is not None and takes_meanwhile(target)
-    if batched is None or not queries or (len(queries) < 2 and not pipelined):
-        if meanwhile is not None:
-            meanwhile()
+    work = _handed_over(target, batched, meanwhile)
+    if batched is None or not queries or (len(queries) < 2 and work is None):
         for context, actions in queries:
             yield authorize(target, context, actions)
         return
     sent = [(c, list(a)) for c, a in queries]
-    if not pipelined and meanwhile is not None:
-        meanwhile()
-        meanwhile = None
     try:
-        answers: object = while_asking("authorize()", lambda work: batched(sent, **during(work)), meanwhile)
+        answers: object = while_asking("authorize()", lambda w: batched(sent, **during(w)), work)
     except KafkaException as exc:  # a refusal of the whole request answers every batch in it
         answers = exc
     yield from hand_out(answers, queries)
@@ -139,6 +134,15 @@ def while_asking(what: str, ask: Callable[[Callable[[], None] | None], T], meanw
     if failed:
         raise failed[0]
     return result
+
+
+def _handed_over(target: object, batched: object, meanwhile: Callable[[], object] | None) -> Callable[[], object] | None:
+    """The work to hand to ``target``'s pipelined batch call, or None when there is none or
+    it has just been done here (a target that takes no work, or one without batch calls)."""
+    if meanwhile is not None and (batched is None or not takes_meanwhile(target)):
+        meanwhile()
+        return None
+    return meanwhile
 
 
 def takes_meanwhile(target: object) -> bool:
@@ -215,20 +219,14 @@ def by_type_each(
     an earlier divergence is reported first, as when asked one by one.  ``meanwhile`` as
     in :func:`authorize_each`."""
     batched = getattr(target, "authorize_by_resource_type_batches", None)
-    pipelined = batched is not None and meanwhile is not None and takes_meanwhile(target)
-    if batched is None or not queries or (len(queries) < 2 and not pipelined):
-        if meanwhile is not None:
-            meanwhile()
+    work = _handed_over(target, batched, meanwhile)
+    if batched is None or not queries or (len(queries) < 2 and work is None):
         for query in queries:
             yield by_type(target, *query)
         return
     sent = list(queries)
-    if not pipelined and meanwhile is not None:
-        meanwhile()
-        meanwhile = None
     try:
-        answers: object = while_asking("authorize_by_resource_type()", lambda work: batched(sent, **during(work)),
-                                       meanwhile)
+        answers: object = while_asking("authorize_by_resource_type()", lambda w: batched(sent, **during(w)), work)
     except KafkaException as exc:  # a refusal of the whole request answers every query in it
         answers = [exc] * len(queries)
     if not isinstance(answers, list) or len(answers) != len(queries):

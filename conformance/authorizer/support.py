@@ -43,13 +43,13 @@ __all__ = [
     "WorkedOut",
     "agree",
     "answers_of",
+    "at_turn",
     "check_count",
     "close_target",
     "compare_queries",
     "count_event",
     "expected_outcome",
     "fresh_target",
-    "next_or_failure",
     "paired",
     "questions_of",
     "record_coverage",
@@ -230,13 +230,20 @@ def reference_answers(ref: ReferenceAuthorizer, queries: Sequence[Query]) -> Wor
     return WorkedOut([functools.partial(ref.authorize, q.context, q.actions) for q in queries])
 
 
-def next_or_failure(answers: Iterator[T]) -> tuple[T | None, Exception | None]:
-    """The next answer, or the exception reading it raised, to be raised once the reference's
-    answer to the same question (which used to be worked out first) has been taken."""
+U = TypeVar("U")
+
+
+def at_turn(answers: Iterator[U], reference: WorkedOut[T], n: int) -> tuple[T, U]:
+    """Question ``n``'s answer from the reference and from the target: the target's read
+    first (its read may be what sets the reference's work going), but a failure of the
+    reference's is raised before one of the target's, as when the reference's answer was
+    worked out first."""
     try:
-        return next(answers), None
-    except Exception as exc:
-        return None, exc
+        actual = next(answers)
+    except Exception:
+        reference.take(n)
+        raise
+    return reference.take(n), actual
 
 
 def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAuthorizer,
@@ -250,11 +257,7 @@ def compare_queries(ctx: CheckContext, target: AuthorizerUnderTest, ref: Referen
     if answers is None:
         answers = driver.authorize_each(target, [(q.context, q.actions) for q in queries], meanwhile=reference)
     for n, query in enumerate(queries):
-        actual, missing = next_or_failure(answers)
-        decisions = reference.take(n)
-        if missing is not None:
-            raise missing
-        assert actual is not None
+        decisions, actual = at_turn(answers, reference, n)
         for action, exp, act in zip(query.actions, decisions, actual, strict=False):
             record_coverage(ctx, exp, ref.config.allow_everyone_if_no_acl_found)
             if agree(ctx, exp, act):
