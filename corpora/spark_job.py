@@ -13,6 +13,7 @@ Also a ``spark-submit`` entry point: ``spark-submit [--py-files kit.zip] .../spa
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -20,7 +21,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kafka_conformance.corpora.fuzz import FuzzSpec, partition_task
@@ -71,6 +72,49 @@ def _quiet_log4j2() -> str:
     return f"-Dlog4j2.configurationFile=file:{path}"
 
 
+class _SignalsButSigint:
+    """The :mod:`signal` module as PySpark's context module sees it while a session starts:
+    everything passes through, except that setting a SIGINT handler is ignored (see
+    :func:`spark_session`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(signal, name)
+
+    @staticmethod
+    def signal(signalnum: int, handler: Any) -> Any:
+        if signalnum == signal.SIGINT:
+            return signal.getsignal(signal.SIGINT)
+        return signal.signal(signalnum, handler)
+
+
+@contextlib.contextmanager
+def _keeping_sigint() -> Iterator[None]:
+    """While a SparkContext starts, PySpark's context module cannot replace the SIGINT handler.
+
+    The module is ``pyspark.core.context`` (PySpark 4) or ``pyspark.context`` (3.x); where
+    neither has a ``signal`` global, nothing is changed and :func:`spark_session` puts the
+    handler back afterwards, as before."""
+    import importlib
+
+    module = None
+    for name in ("pyspark.core.context", "pyspark.context"):
+        try:
+            candidate = importlib.import_module(name)
+        except ImportError:
+            continue
+        if getattr(candidate, "signal", None) is signal:
+            module = candidate
+            break
+    if module is None:
+        yield
+        return
+    module.signal = _SignalsButSigint()  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        module.signal = signal  # type: ignore[attr-defined]
+
+
 def spark_session(master: str | None = None, app_name: str = "kafka-conformance fuzz") -> Any:
     """A SparkSession bound to 127.0.0.1, without UI or console progress bar, quiet.
 
@@ -93,13 +137,16 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
         "spark.python.worker.reuse": "true",
     }.items():
         builder = builder.config(key, value)
-    # SparkContext installs its own SIGINT handler (cancel every job through py4j, then raise);
-    # the kit's own (the CLI's: stop what the run started, say "interrupted") is put back, or a
-    # Ctrl-C arriving while py4j waits on the JVM prints py4j's tracebacks instead.
+    # SparkContext installs its own SIGINT handler (cancel every job through py4j, then raise) at
+    # the end of its start, and the session's JVM side is built after that: a Ctrl-C in that
+    # window ran PySpark's handler and printed py4j's tracebacks instead of "interrupted".  So
+    # PySpark is kept from installing it at all (:func:`_keeping_sigint`), and whatever handler
+    # was in place before is put back in case a PySpark release installs it some other way.
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.getsignal(signal.SIGINT) if main_thread else None
     try:
-        session = builder.getOrCreate()
+        with _keeping_sigint():
+            session = builder.getOrCreate()
     except Exception as exc:  # a py4j error from the JVM: say what it means, not the Java stack
         first = str(exc).strip().splitlines()
         reason = next((line for line in first if "Exception" in line), first[0] if first else type(exc).__name__)
