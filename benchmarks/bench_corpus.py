@@ -18,6 +18,18 @@ test: no assertions.
 (each one round trip) by the operations they carry: a figure that does not depend on the
 machine's load.
 
+``--split`` runs each in-process target once more and times, per case, the calls the kit makes
+into the target (``reference`` / ``reference-indexed``: the adapter and its engine) and into
+the kit's own reference (the spec working out the expected answers), the rest being the
+harness (reading, decoding, driving, comparing, coverage, verdict rows).  The sum of the first
+two is a floor no harness change can go below: it says what rate the engines alone allow.
+
+``--instructions`` counts, for each target, the instructions one run executes under valgrind's
+callgrind, less those of a run that reads the corpus and checks no case: millions of
+instructions per case, the same from run to run whatever else the machine is doing (this
+machine's speed drifts by up to 2x within minutes), so two versions of the kit can be compared
+with one run each.  About 70 s per 1,000 cases per target.
+
 ``--paired`` runs the targets in turn, one run each per round, ``--repeat`` rounds, and reports
 each later target's rate over the first's round by round: the ``cmd:`` over in-process ratio
 measured over the same minutes.
@@ -30,10 +42,14 @@ from __future__ import annotations
 
 import argparse
 import collections
+import inspect
 import os
 import platform
+import re
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -48,11 +64,11 @@ def _load() -> str:
     return f"load {one:.2f}/{five:.2f} (1/5 min) on {os.cpu_count()} cores"
 
 
-def run_once(corpus: Path, target: str, work: Path) -> tuple[float, float]:
+def run_once(corpus: Path, target: str, work: Path, *, check: bool = True) -> tuple[float, float]:
     cases = load_corpus(corpus)
     out = work / f"run-{time.monotonic_ns()}"
     spec = FuzzSpec(str(out), target, cases, str(corpus.resolve()))
-    todo = start_run(spec)
+    todo = start_run(spec) if check else []
     started, cpu = time.perf_counter(), time.process_time()
     run_inline(spec, todo)
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
@@ -80,16 +96,77 @@ def count_round_trips(corpus: Path, target: str, work: Path) -> tuple[int, colle
     return load_corpus(corpus).cases, writes
 
 
+def split_time(corpus: Path, target: str, work: Path) -> tuple[int, float, dict[str, float], dict[str, int]]:
+    """Cases, CPU seconds of the run, and the seconds spent in the outermost calls into the target's
+    adapter and into the kit's reference (by side), with the number of such calls."""
+    from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+    from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
+
+    spent = {"target": 0.0, "reference": 0.0}
+    calls = {"target": 0, "reference": 0}
+    inside = [False]
+    clock = time.perf_counter
+
+    def timed(fn: Callable[..., object], side: str) -> Callable[..., object]:
+        def wrapper(self: object, *args: object, **kwargs: object) -> object:
+            if inside[0]:
+                return fn(self, *args, **kwargs)
+            inside[0] = True
+            started = clock()
+            try:
+                return fn(self, *args, **kwargs)
+            finally:
+                spent[side] += clock() - started
+                calls[side] += 1
+                inside[0] = False
+        return wrapper
+
+    patched: list[tuple[type, str, object]] = []
+    for cls, side in ((ReferenceTarget, "target"), (ReferenceAuthorizer, "reference")):
+        for name, fn in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.isfunction(fn):
+                patched.append((cls, name, fn))
+                setattr(cls, name, timed(fn, side))
+    try:
+        cpu = time.process_time()
+        run_once(corpus, target, work)
+        cpu = time.process_time() - cpu
+    finally:
+        for cls, name, fn in patched:
+            setattr(cls, name, fn)
+    return load_corpus(corpus).cases, cpu, spent, calls
+
+
+def count_instructions(corpus: Path, target: str, *, check: bool = True) -> int:
+    """Instructions executed by one run of this script (``--inner``) under callgrind."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+               "--corpus", str(corpus), "--targets", target, "--inner", "check" if check else "read"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    found = re.search(r"Collected\s*:\s*([0-9]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind run failed ({done.returncode}): {done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--targets", default="reference,reference-indexed")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--round-trips", action="store_true", help="also count the round trips of each cmd: target")
+    parser.add_argument("--split", action="store_true",
+                        help="also time each in-process target's own calls and the kit's reference's, per case")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each target's instructions per case under valgrind's callgrind instead of timing")
+    parser.add_argument("--inner", choices=("check", "read"), help=argparse.SUPPRESS)
     parser.add_argument("--paired", action="store_true",
                         help="run the targets in turn, run by run, and report each later target's wall-clock "
                              "rate over the first's within each round (median and worst of the ratios)")
     args = parser.parse_args()
+    if args.inner is not None:  # one run, under valgrind (--instructions)
+        with tempfile.TemporaryDirectory(prefix="kc-bench-corpus-") as inner_work:
+            run_once(args.corpus, args.targets, Path(inner_work), check=args.inner == "check")
+        return
     import kafka_conformance
 
     cases = load_corpus(args.corpus)
@@ -98,6 +175,14 @@ def main() -> None:
           f"kit at {Path(kafka_conformance.__file__).resolve().parent.parent}; {_load()}", flush=True)
     work = Path(tempfile.mkdtemp(prefix="kc-bench-corpus-"))
     try:
+        if args.instructions:
+            baseline = count_instructions(args.corpus, args.targets.split(",")[0], check=False)
+            print(f"reading the corpus and starting: {baseline / 1e6:,.0f} M instructions", flush=True)
+            for target in args.targets.split(","):
+                total = count_instructions(args.corpus, target)
+                print(f"{target:<20} {(total - baseline) / cases.cases / 1e6:.3f} M instructions per case "
+                      f"({total / 1e6:,.0f} M in all)", flush=True)
+            return
         if args.paired:
             _paired(args.corpus, args.targets.split(","), args.repeat, work)
             return
@@ -112,6 +197,14 @@ def main() -> None:
                 print(f"{target:<20} round trips per case {sum(writes.values()) / n:.2f}; per {n} cases:", flush=True)
                 for ops, count in writes.most_common():
                     print(f"    {count:7d}  {ops}")
+            if args.split and target in ("reference", "reference-indexed"):
+                n, cpu, spent, calls = split_time(args.corpus, target, work)
+                engines = spent["target"] + spent["reference"]
+                print(f"{target:<20} split per case (one timed run, CPU {1e6 * cpu / n:.0f} µs/case): "
+                      f"target {1e6 * spent['target'] / n:.0f} µs ({calls['target'] / n:.1f} calls), "
+                      f"kit's reference {1e6 * spent['reference'] / n:.0f} µs ({calls['reference'] / n:.1f} calls), "
+                      f"the rest {1e6 * (cpu - engines) / n:.0f} µs; the two engines alone allow at most "
+                      f"{n / engines:,.0f} cases/s; {_load()}", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
