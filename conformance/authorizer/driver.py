@@ -16,7 +16,7 @@ from kafka_conformance.reference.authorizer.decision import Action, Authorizatio
 from kafka_conformance.reference.errors import KafkaException
 
 __all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "by_type", "by_type_each",
-           "during", "guarded", "hand_out", "takes_meanwhile", "while_asking"]
+           "during", "guarded", "hand_off", "hand_out", "takes_meanwhile", "while_asking"]
 
 T = TypeVar("T")
 
@@ -134,6 +134,11 @@ def while_asking(what: str, ask: Callable[[Callable[[], None] | None], T], meanw
     if failed:
         raise failed[0]
     return result
+
+
+def hand_off(target: object, meanwhile: Callable[[], object] | None) -> Callable[[], object] | None:
+    """The work to hand to a pipelined call of ``target`` that has one (see :func:`_handed_over`)."""
+    return _handed_over(target, True, meanwhile)
 
 
 def _handed_over(target: object, batched: object, meanwhile: Callable[[], object] | None) -> Callable[[], object] | None:

@@ -29,8 +29,10 @@ from kafka_conformance.reference.acl.values import (
     PatternType,
 )
 from kafka_conformance.reference.authorizer.decision import (
+    Action,
     AuthorizationResult,
     Decision,
+    RequestContext,
     Rule,
 )
 from kafka_conformance.reference.authorizer.lifecycle import ReferenceAuthorizer
@@ -50,6 +52,7 @@ __all__ = [
     "count_event",
     "expected_outcome",
     "fresh_target",
+    "fresh_target_asking",
     "paired",
     "questions_of",
     "record_coverage",
@@ -86,22 +89,50 @@ def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str
     ``kafka_accepts``: the reference took the configuration, so a process target gets the
     whole set-up (configure, load, complete) in one write; one that refuses it anyway is
     still met as refusing it (None), and the loads sent behind it are not looked at."""
+    return fresh_target_asking(ctx, scenario, acls, complete=complete, kafka_accepts=kafka_accepts)[0]
+
+
+Batches = Sequence[tuple[RequestContext, Sequence[Action]]]
+
+
+def fresh_target_asking(
+    ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str, AclBinding]] | None = None, *,
+    complete: bool = True, kafka_accepts: bool = False, ask: Batches = (),
+    meanwhile: Callable[[], object] | None = None,
+) -> tuple[AuthorizerUnderTest | None, Iterator[list[Outcome]] | None]:
+    """:func:`fresh_target`, and the answers to ``ask`` where they came in the same write.
+
+    A process target that takes a case's set-up and its questions together
+    (``configure_load_and_ask``, where Kafka accepts the configuration and the initial load
+    is completed) gets both in one round trip; the set-up is met first, exactly as
+    :func:`fresh_target` meets it, and then the answers are handed out batch by batch as
+    :func:`driver.authorize_each` hands them out.  Otherwise the answers are None and the
+    caller asks as before.  ``meanwhile`` (the caller's own work, such as the reference's
+    answers) is handed to that write only; where there is none, the caller passes it on."""
     target = guarded("creating the target", ctx.make_target)
     snapshot = dict(scenario.acls if acls is None else acls)
     steps: list[tuple[str, Callable[[], object]]]
-    whole = getattr(target, "configure_and_load", None) if complete and kafka_accepts else None
-    if whole is not None:  # one round trip to a process instead of two; met in the same order
+    asking = getattr(target, "configure_load_and_ask", None) if complete and kafka_accepts and ask else None
+    whole = getattr(target, "configure_and_load", None) if complete and kafka_accepts and asking is None else None
+    if asking is not None:  # the set-up and the questions in one round trip
+        work = driver.hand_off(target, meanwhile)
+        (configured, loaded, completed), read = driver.while_asking(
+            "configure(), load_snapshot() and authorize()",
+            lambda w: asking(scenario.config, snapshot, ask, **driver.during(w)), work)
+    elif whole is not None:  # one round trip to a process instead of two; met in the same order
         configured, loaded, completed = guarded("configure() and load_snapshot()", lambda: whole(scenario.config, snapshot))
+    if asking is not None or whole is not None:
         try:
             guarded("configure()", lambda: answered(configured))
         except KafkaException:
-            return None
+            return None, None
         steps = [("load_snapshot()", lambda: answered(loaded)), ("complete_initial_load()", lambda: answered(completed))]
-        return _loaded(target, steps)
+        loaded_target = _loaded(target, steps)
+        return loaded_target, (driver.hand_out(read, ask) if asking is not None else None)
     try:
         guarded("configure()", lambda: target.configure(scenario.config))
     except KafkaException:
-        return None
+        return None, None
     both = getattr(target, "load_and_complete", None) if complete else None
     if both is not None:  # one round trip to a process instead of two; met in the same order
         loaded, completed = guarded("load_snapshot()", lambda: both(snapshot))
@@ -110,7 +141,7 @@ def fresh_target(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str
         steps = [("load_snapshot()", lambda: target.load_snapshot(snapshot))]
         if complete:
             steps.append(("complete_initial_load()", target.complete_initial_load))
-    return _loaded(target, steps)
+    return _loaded(target, steps), None
 
 
 def _loaded(target: AuthorizerUnderTest, steps: list[tuple[str, Callable[[], object]]]) -> AuthorizerUnderTest:
@@ -292,12 +323,18 @@ def check_count(ctx: CheckContext, target: AuthorizerUnderTest, ref: ReferenceAu
 
 
 def answers_of(ctx: CheckContext, scenario: Scenario, acls: Sequence[tuple[str, AclBinding]]) -> list[Outcome] | None:
-    target = fresh_target(ctx, scenario, acls=acls, kafka_accepts=ctx.reference(scenario) is not None)
+    """The target's answers to the scenario's questions on a fresh target loaded with
+    ``acls``; None where it refused the configuration.  A process target gets the set-up and
+    the questions in one write where Kafka accepts the configuration."""
+    batches = [(q.context, q.actions) for q in scenario.queries]
+    target, answers = fresh_target_asking(ctx, scenario, acls, kafka_accepts=ctx.reference(scenario) is not None,
+                                          ask=batches)
     try:
         if target is None:
             return None
-        return [o for batch in driver.authorize_each(target, [(q.context, q.actions) for q in scenario.queries])
-                for o in batch]
+        if answers is None:
+            answers = driver.authorize_each(target, batches)
+        return [o for batch in answers for o in batch]
     finally:
         close_target(target)
 

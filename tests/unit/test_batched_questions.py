@@ -463,3 +463,96 @@ def test_work_that_fails_inside_an_adapter_call_leaves_the_adapter_usable(
     with pytest.raises(LookupError):
         adapter.authorize_batches([(ALICE, [read("payments")])], meanwhile=broken)
     assert adapter.acl_count() == 1  # still configured and loaded: nothing was lost
+
+
+# -- a case's set-up and its questions in one write ------------------------------------------------
+
+def test_where_kafka_accepts_the_configuration_set_up_and_questions_are_one_write(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    """check_authorize on a process: one write for the whole case, and the divergence (the fake
+    denies everything; the reference allows alice's READ of payments) is still found."""
+    from kafka_conformance.authorizer.differential import check_authorize
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("x"),)), Query(ALICE, (read("payments"),)))
+    with pytest.raises(CaseFailed) as failed:
+        check_authorize(ctx, Scenario(acls=(("1", ACL),), queries=queries))
+    assert "payments" in failed.value.divergence.question  # type: ignore[attr-defined]
+    assert writes == [["reset", "configure", "load_snapshot", "complete_initial_load", "authorize"]]
+
+
+def test_the_reference_answers_while_the_process_answers_set_up_and_questions(
+        process: tuple[SubprocessAuthorizer, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    from kafka_conformance.authorizer.differential import check_authorize
+
+    adapter, writes = process
+    adapter.capabilities()
+    live = adapter.session._process
+    assert live is not None
+    exchange, in_exchange, inside = live.exchange, [False], []
+
+    def spied(requests: Sequence[dict[str, Any]], meanwhile: Callable[[], object] | None = None) -> Any:
+        in_exchange[0] = True
+        try:
+            return exchange(requests, meanwhile)
+        finally:
+            in_exchange[0] = False
+
+    monkeypatch.setattr(live, "exchange", spied)
+    real = ReferenceAuthorizer.authorize
+
+    def counted(self: ReferenceAuthorizer, context: RequestContext, actions: Sequence[Action]) -> Any:
+        inside.append(in_exchange[0])
+        return real(self, context, actions)
+
+    monkeypatch.setattr(ReferenceAuthorizer, "authorize", counted)
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("x"),)), Query(ALICE, (read("y"),)))
+    check_authorize(ctx, Scenario(queries=queries))  # no ACLs: both deny everything
+    assert inside == [True, True]
+    assert len(writes) == 1
+
+
+def test_answers_of_a_fresh_process_target_take_one_write(process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    from kafka_conformance.authorizer.support import answers_of
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    queries = (Query(ALICE, (read("x"), read("y"))), Query(ALICE, (read("z"),)))
+    assert answers_of(ctx, Scenario(queries=queries), (("1", ACL),)) == [driver.Outcome(DENIED)] * 3
+    assert writes == [["reset", "configure", "load_snapshot", "complete_initial_load", "authorize"]]
+
+
+def test_a_configuration_refused_in_the_one_write_case_is_a_refusal_and_its_answers_are_not_read(
+        process: tuple[SubprocessAuthorizer, list[list[str]]]) -> None:
+    from kafka_conformance.authorizer.support import fresh_target_asking
+
+    adapter, writes = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    refused = Scenario(properties=(("super.users", "bob"),), acls=(("1", ACL),), queries=(Query(ALICE, (read("x"),)),))
+    assert fresh_target_asking(ctx, refused, kafka_accepts=True, ask=[(ALICE, (read("x"),))]) == (None, None)
+    assert writes == [["reset", "configure", "load_snapshot", "complete_initial_load", "authorize"]]
+
+
+def test_the_set_up_of_a_one_write_case_is_met_before_its_answers(
+        process: tuple[SubprocessAuthorizer, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refused snapshot is named as fresh_target names it, however the answers behind it went;
+    and a batch the implementation could not answer fails only at its turn."""
+    from kafka_conformance.authorizer.support import fresh_target_asking
+
+    adapter, _ = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    batches = [(ALICE, (read("a"),)), (ALICE, (read("b"),))]
+    refused = AuthorizerError("illegal-state", "duplicate", "IllegalStateException")
+    monkeypatch.setattr(adapter, "configure_load_and_ask",
+                        lambda config, acls, ask, **kw: ([None, refused, None], AdapterError("malformed", "never read")))
+    with pytest.raises(TargetCrashed, match="load_snapshot\\(\\) refused a consistent snapshot: illegal-state"):
+        fresh_target_asking(ctx, Scenario(acls=(("1", ACL),)), kafka_accepts=True, ask=batches)
+    monkeypatch.setattr(adapter, "configure_load_and_ask",
+                        lambda config, acls, ask, **kw: ([None, None, None], [[DENIED], AdapterError("malformed", "bad")]))
+    target, answers = fresh_target_asking(ctx, Scenario(acls=(("1", ACL),)), kafka_accepts=True, ask=batches)
+    assert target is adapter and answers is not None
+    assert next(answers) == [driver.Outcome(DENIED)]
+    with pytest.raises(TargetCrashed, match="authorize\\(\\): malformed: bad"):
+        next(answers)
