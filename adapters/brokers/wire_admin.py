@@ -10,6 +10,13 @@ from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 __all__ = ["create_assigned_topic", "elect_preferred", "reassign"]
 
 
+def _held(timeout_s: float) -> float:
+    """How long to wait for the answer to a request that carries ``timeout_ms = timeout_s``:
+    the broker may hold it that long (a ZooKeeper-mode election under load took over 10 s, the
+    connection's own timeout), and then it still has to answer."""
+    return timeout_s + 10.0
+
+
 def create_assigned_topic(
     client: WireClient, name: str, assignments: dict[int, list[int]], *, configs: dict[str, str] | None = None,
     timeout_s: float = 30.0,
@@ -26,7 +33,7 @@ def create_assigned_topic(
         configs=[creatable.CreatableTopicConfig(name=k, value=v) for k, v in (configs or {}).items()],
     )
     response = client.request(CreateTopicsRequest(topics=[topic], timeout_ms=int(timeout_s * 1000)),
-                            CreateTopicsResponse, client.version_for(19))
+                              CreateTopicsResponse, client.version_for(19), timeout_s=_held(timeout_s))
     for result in response.topics:
         if result.error_code not in (0, 36):
             detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
@@ -43,7 +50,7 @@ def reassign(client: WireClient, topic: str, partition: int, replicas: list[int]
     req_topic = AlterPartitionReassignmentsRequest.ReassignableTopic
     request = AlterPartitionReassignmentsRequest(timeout_ms=int(timeout_s * 1000), topics=[req_topic(
         name=topic, partitions=[req_topic.ReassignablePartition(partition_index=partition, replicas=replicas)])])
-    response = client.request(request, AlterPartitionReassignmentsResponse, client.version_for(45))
+    response = client.request(request, AlterPartitionReassignmentsResponse, client.version_for(45), timeout_s=_held(timeout_s))
     errors = [(p.error_code, p.error_message) for t in response.responses for p in t.partitions if p.error_code]
     if response.error_code or errors:
         raise WireError(f"broker {client.address} refused to reassign {topic}-{partition} to {replicas}: "
@@ -56,7 +63,7 @@ def elect_preferred(client: WireClient, topic: str, partition: int, *, timeout_s
     version = client.version_for(43)
     request = ElectLeadersRequest(election_type=0, timeout_ms=int(timeout_s * 1000), topic_partitions=[
         ElectLeadersRequest.TopicPartitions(topic=topic, partitions=[partition])])
-    response = client.request(request, ElectLeadersResponse, version)
+    response = client.request(request, ElectLeadersResponse, version, timeout_s=_held(timeout_s))
     errors = [(p.error_code, p.error_message) for r in response.replica_election_results
               for p in r.partition_result if p.error_code not in (0, 84)]  # 84 ELECTION_NOT_NEEDED
     if getattr(response, "error_code", 0) or errors:

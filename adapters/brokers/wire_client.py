@@ -246,7 +246,7 @@ class WireClient:
     def supports(self, api_key: int) -> bool:
         return api_key in self.versions
 
-    def _recv_exact(self, n: int, what: str) -> bytes:
+    def _recv_exact(self, n: int, what: str, timeout_s: float | None = None) -> bytes:
         assert self._sock is not None
         chunks = bytearray()
         while len(chunks) < n:
@@ -254,7 +254,8 @@ class WireClient:
                 chunk = self._sock.recv(n - len(chunks))
             except TimeoutError as exc:
                 self.close()
-                raise WireError(f"broker {self.address} did not answer {what} within {self.timeout_s}s") from exc
+                waited = self.timeout_s if timeout_s is None else timeout_s
+                raise WireError(f"broker {self.address} did not answer {what} within {waited:g}s") from exc
             except OSError as exc:
                 self.close()
                 raise WireError(f"connection to {self.address} failed while reading {what}: {exc}") from exc
@@ -264,10 +265,25 @@ class WireClient:
             chunks += chunk
         return bytes(chunks)
 
-    def request(self, request: Any, response_class: Any, version: int) -> Any:
-        """Send one request at ``version`` and return the decoded response."""
+    def request(self, request: Any, response_class: Any, version: int, *, timeout_s: float | None = None) -> Any:
+        """Send one request at ``version`` and return the decoded response.
+
+        ``timeout_s``: how long this answer may take, where it is longer than the connection's
+        (a request whose own ``timeout_ms`` lets the broker hold the answer, such as an
+        election or a reassignment in ZooKeeper mode, must be waited for at least that long)."""
         if self._sock is None:
             raise WireError(f"connection to {self.address} is closed")
+        if timeout_s is None:
+            return self._request(request, response_class, version, None)
+        self._sock.settimeout(timeout_s)
+        try:
+            return self._request(request, response_class, version, timeout_s)
+        finally:
+            if self._sock is not None:
+                self._sock.settimeout(self.timeout_s)
+
+    def _request(self, request: Any, response_class: Any, version: int, timeout_s: float | None) -> Any:
+        assert self._sock is not None
         what = f"{request.name} v{version}"
         correlation_id = next(self._correlation)
         request.API_VERSION = version
@@ -278,11 +294,11 @@ class WireClient:
         except OSError as exc:
             self.close()
             raise WireError(f"cannot send {what} to {self.address}: {exc}") from exc
-        (size,) = struct.unpack(">i", self._recv_exact(4, what))
+        (size,) = struct.unpack(">i", self._recv_exact(4, what, timeout_s))
         if not 4 <= size <= _MAX_FRAME:
             self.close()
             raise WireError(f"broker {self.address} sent a {size}-byte frame in answer to {what}")
-        body = self._recv_exact(size, what)
+        body = self._recv_exact(size, what, timeout_s)
         (got,) = struct.unpack(">i", body[:4])
         if got != correlation_id:
             self.close()
@@ -347,7 +363,7 @@ class WireClient:
                 name=name, num_partitions=partitions, replication_factor=replication_factor, assignments=[], configs=[]
             )
             req = CreateTopicsRequest(topics=[topic], timeout_ms=int(timeout_s * 1000))
-            response = self.request(req, CreateTopicsResponse, self.version_for(19))
+            response = self.request(req, CreateTopicsResponse, self.version_for(19), timeout_s=timeout_s + 10.0)
             for result in response.topics:
                 if result.error_code not in (0, 36):  # 36 TOPIC_ALREADY_EXISTS
                     detail = f"error {result.error_code} {result.error_message or ''}".rstrip()
