@@ -20,7 +20,7 @@ Answers and errors:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
@@ -142,6 +142,10 @@ class AdapterError(Exception):
 
     def __init__(self, kind: str, message: str) -> None:
         self.kind = kind
+        self.received: list[dict[str, Any] | None] | None = None
+        """For a pipelined write that failed part-way: the answers that had come, by the
+        position of their request (None where none came), so that a caller can still meet
+        an earlier answer (a refused ``configure``) before the failure behind it."""
         super().__init__(message)
 
 

@@ -155,7 +155,7 @@ def produce_codes(
         part = ProduceRequest.TopicProduceData.PartitionProduceData(index=0, records=encode_batch(batch))
         data.append(ProduceRequest.TopicProduceData(name=topic, partition_data=[part]))
     request = ProduceRequest(transactional_id=transactional_id, acks=-1, timeout_ms=10000, topic_data=data)
-    response = client.request(request, ProduceResponse, client.version_for(0))
+    response = client.request(request, ProduceResponse, client.version_for(0), timeout_s=20.0)  # held up to timeout_ms
     codes = {t.name: p.error_code for t in response.responses for p in t.partition_responses}
     return TopicCodes(0, tuple((t, int(codes.get(t, -1))) for t in topics))
 

@@ -408,7 +408,8 @@ class WireClient:
             transactional_id=None, acks=acks, timeout_ms=timeout_ms,
             topic_data=[ProduceRequest.TopicProduceData(name=topic, partition_data=[part])],
         )
-        response = self.request(req, ProduceResponse, version)
+        # acks=-1: the broker may hold the answer for timeout_ms, waiting on the replicas
+        response = self.request(req, ProduceResponse, version, timeout_s=timeout_ms / 1000 + 10.0)
         for t in response.responses:
             for p in t.partition_responses:
                 if t.name == topic and p.index == partition:

@@ -124,9 +124,11 @@ class SubprocessAuthorizer:
             responses, generation = self.session.call([("reset", {}), *requests] if reset else requests,
                                                       generation=None if reset else self._generation,
                                                       meanwhile=work)
-        except Exception:  # crash, timeout, malformed: whatever state it held is gone
+        except Exception as exc:  # crash, timeout, malformed: whatever state it held is gone
             self._needs_reset, self._generation = False, _LOST
             _raise_first(failed)
+            if reset and isinstance(exc, AdapterError) and exc.received is not None:
+                exc.received = exc.received[1:] if exc.received[0] is not None else [None] * len(requests)
             raise
         except BaseException:  # Ctrl-C, a stop: the same, and nothing is raised in its place
             self._needs_reset, self._generation = False, _LOST
@@ -168,16 +170,15 @@ class SubprocessAuthorizer:
         Per step, None or the exception its error stands for, met by the caller in order.  The
         caller uses it only where Kafka accepts the configuration; should the implementation
         refuse it anyway, the two loads after it were answered by an unconfigured
-        implementation and are not looked at."""
+        implementation and are not looked at (nor is a failure of the process behind them)."""
         sent = encode_properties(properties)
         requests: list[tuple[str, dict[str, Any]]] = [
             ("configure", {"properties": sent}), ("load_snapshot", {"acls": encode_snapshot(acls)}), ("complete_initial_load", {})]
-        responses = self._send(requests)
-        configured = _outcome(partial(self.session.unwrap, responses[0], "configure", sent))
-        if configured is not None:
-            return [configured, None, None]
-        steps = zip(responses[1:], requests[1:], strict=True)
-        return [configured, *(_outcome(partial(self.session.unwrap, r, op)) for r, (op, _) in steps)]
+        try:
+            responses: list[dict[str, Any] | None] = list(self._send(requests))
+        except AdapterError as exc:
+            return self._set_up(exc.received, sent, exc)
+        return self._set_up(responses, sent, None)
 
     def configure_load_and_ask(
         self, properties: Mapping[str, str], acls: Mapping[str, AclBinding],
@@ -189,19 +190,40 @@ class SubprocessAuthorizer:
         :meth:`configure_and_load` returns it, and the answers as :meth:`authorize_batches`
         gives them (or the exception the whole request stands for), for the caller to meet
         after the set-up.  Where the implementation refuses the configuration anyway, the
-        answers came from an unconfigured implementation and are not to be looked at.
+        answers came from an unconfigured implementation and are not to be looked at.  A
+        process that failed after answering the set-up (a crash, a timeout, a malformed line)
+        is met at the answers, as the failure of ``authorize``, as when asked separately.
         ``meanwhile``: the caller's own work while the write is answered."""
         sent = encode_properties(properties)
         requests: list[tuple[str, dict[str, Any]]] = [
             ("configure", {"properties": sent}), ("load_snapshot", {"acls": encode_snapshot(acls)}),
             ("complete_initial_load", {}), ("authorize", {"batches": self._questions(batches)})]
-        responses = self._send(requests, meanwhile)
-        configured = _outcome(partial(self.session.unwrap, responses[0], "configure", sent))
+        try:
+            responses: list[dict[str, Any] | None] = list(self._send(requests, meanwhile))
+        except AdapterError as exc:
+            return self._set_up(exc.received, sent, exc), exc
+        set_up = self._set_up(responses, sent, None)
+        answer = responses[3]
+        assert answer is not None
+        return set_up, (set_up[0] if set_up[0] is not None else self._answers(answer, batches))
+
+    def _set_up(self, responses: list[dict[str, Any]] | list[dict[str, Any] | None] | None, sent: Mapping[str, str],
+                failure: AdapterError | None) -> list[Exception | None]:
+        """The outcomes of ``configure``, ``load_snapshot`` and ``complete_initial_load`` from
+        the first three answers of a pipelined write; after a refused ``configure``, the rest
+        are not looked at.  ``failure``: the write failed part-way (``responses`` are what had
+        come); raised again where an answer the caller must meet had not come."""
+        def outcome(n: int, op: str, properties: Mapping[str, str] | None = None) -> Exception | None:
+            response = responses[n] if responses is not None and n < len(responses) else None
+            if response is None:
+                assert failure is not None
+                raise failure
+            return _outcome(partial(self.session.unwrap, response, op, properties))
+
+        configured = outcome(0, "configure", sent)
         if configured is not None:
-            return [configured, None, None], configured
-        set_up = [configured, *(_outcome(partial(self.session.unwrap, r, op))
-                                for r, (op, _) in zip(responses[1:3], requests[1:3], strict=True))]
-        return set_up, self._answers(responses[3], batches)
+            return [configured, None, None]
+        return [configured, outcome(1, "load_snapshot"), outcome(2, "complete_initial_load")]
 
     def _answers(self, response: dict[str, Any], batches: Sequence[tuple[RequestContext, Sequence[Action]]],
                  ) -> list[list[AuthorizationResult] | Exception] | Exception:

@@ -278,6 +278,7 @@ class ImplementationProcess:
                     else:
                         self._read(names, order)
         except AdapterError as exc:
+            exc.received = answers  # what had come before the failure, for the caller to meet first
             if thrown is not None:  # the caller's own error is not to be taken for the implementation's
                 raise thrown from exc
             raise

@@ -68,7 +68,10 @@ def check_authorize(ctx: CheckContext, scenario: Scenario) -> None:
     """Every answer of authorize() equals the reference for the declared version and flavour."""
     ref = ctx.reference(scenario)
     expected = None
-    if ref is not None:  # loaded first: a process target may get the questions with its set-up
+    if ref is not None:
+        # Loaded before the target is made, so that a process target gets the questions with its
+        # set-up and the reference answers them meanwhile.  (A reference refusing the snapshot,
+        # which no generated case makes it do, is therefore met before the target's set-up.)
         ref.load_snapshot(scenario.snapshot)
         ref.complete_initial_load()
         expected = reference_answers(ref, scenario.queries)

@@ -105,9 +105,11 @@ def fresh_target_asking(
     A process target that takes a case's set-up and its questions together
     (``configure_load_and_ask``, where Kafka accepts the configuration and the initial load
     is completed) gets both in one round trip; the set-up is met first, exactly as
-    :func:`fresh_target` meets it, and then the answers are handed out batch by batch as
-    :func:`driver.authorize_each` hands them out.  Otherwise the answers are None and the
-    caller asks as before.  ``meanwhile`` (the caller's own work, such as the reference's
+    :func:`fresh_target` meets it (a refused configuration is a refusal even where the
+    process failed on the questions behind it), and then the answers are handed out batch
+    by batch as :func:`driver.authorize_each` hands them out, a failure of the process while
+    answering them being met at the first batch as ``authorize()``'s.  Otherwise the answers
+    are None and the caller asks as before.  ``meanwhile`` (the caller's own work, such as the reference's
     answers) is handed to that write only; where there is none, the caller passes it on."""
     target = guarded("creating the target", ctx.make_target)
     snapshot = dict(scenario.acls if acls is None else acls)
@@ -116,9 +118,8 @@ def fresh_target_asking(
     whole = getattr(target, "configure_and_load", None) if complete and kafka_accepts and asking is None else None
     if asking is not None:  # the set-up and the questions in one round trip
         work = driver.hand_off(target, meanwhile)
-        (configured, loaded, completed), read = driver.while_asking(
-            "configure(), load_snapshot() and authorize()",
-            lambda w: asking(scenario.config, snapshot, ask, **driver.during(w)), work)
+        (configured, loaded, completed), read = driver.while_asking(  # a failure of the questions is in ``read``
+            "configure() and load_snapshot()", lambda w: asking(scenario.config, snapshot, ask, **driver.during(w)), work)
     elif whole is not None:  # one round trip to a process instead of two; met in the same order
         configured, loaded, completed = guarded("configure() and load_snapshot()", lambda: whole(scenario.config, snapshot))
     if asking is not None or whole is not None:

@@ -556,3 +556,42 @@ def test_the_set_up_of_a_one_write_case_is_met_before_its_answers(
     assert next(answers) == [driver.Outcome(DENIED)]
     with pytest.raises(TargetCrashed, match="authorize\\(\\): malformed: bad"):
         next(answers)
+
+
+def _adapter(mode: str, timeout: float = 10) -> SubprocessAuthorizer:
+    return SubprocessAuthorizer([sys.executable, str(FAKE), mode], timeout=timeout)
+
+
+@pytest.mark.parametrize(("mode", "timeout"), [("crash", 10), ("garbage", 10), ("hang", 1)])
+def test_a_refused_configuration_stays_a_refusal_whatever_the_process_does_behind_it(mode: str, timeout: float) -> None:
+    """The questions behind a refused configure are answered by an unconfigured implementation:
+    however that goes (a crash, a line that is not JSON, no answer), the finding is the refusal,
+    as when the questions were never sent."""
+    from kafka_conformance.authorizer.support import fresh_target_asking
+
+    adapter = _adapter(mode, timeout)
+    try:
+        ctx = CheckContext(lambda: adapter, adapter.capabilities())
+        refused = Scenario(properties=(("super.users", "bob"),), acls=(("1", ACL),))
+        assert fresh_target_asking(ctx, refused, kafka_accepts=True, ask=[(ALICE, (read("x"),))]) == (None, None)
+    finally:
+        adapter.close()
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("crash", "crash"), ("garbage", "malformed"), ("wrong-id", "malformed")])
+def test_a_process_that_fails_on_the_questions_of_a_one_write_case_fails_at_authorize(mode: str, kind: str) -> None:
+    """Set up fine, then the process fails answering the questions: met after the set-up, at the
+    first batch, named as authorize()'s failure, as when the questions were a write of their own."""
+    from kafka_conformance.authorizer.support import fresh_target_asking
+
+    adapter = _adapter(mode)
+    try:
+        ctx = CheckContext(lambda: adapter, adapter.capabilities())
+        target, answers = fresh_target_asking(ctx, Scenario(acls=(("1", ACL),)), kafka_accepts=True,
+                                              ask=[(ALICE, (read("x"),)), (ALICE, (read("y"),))])
+        assert target is adapter and answers is not None
+        with pytest.raises(TargetCrashed, match=f"^authorize\\(\\): {kind}: ") as failed:
+            next(answers)
+        assert failed.value.kind == kind
+    finally:
+        adapter.close()
