@@ -258,6 +258,8 @@ class SubprocessAuthorizer:
         trip instead of three.  Each part is returned as its answer or as the exception it
         stands for, so that the caller meets a refused record before the answers it reads.
         The questions are read-only, so asking them after a refused record changes nothing.
+        A process that fails after answering the record (a crash, a timeout, a malformed line)
+        is met at the questions, as ``authorize``'s failure.
         ``meanwhile``: the caller's own work while the step is answered."""
         if self._closed or self._needs_reset:
             raise AdapterError("protocol-error", "apply_and_ask() needs a configured adapter")
@@ -265,7 +267,12 @@ class SubprocessAuthorizer:
                                                        ("authorize", {"batches": self._questions(batches)})]
         if count:
             requests.append(("acl_count", {}))
-        responses = self._pipelined(requests, meanwhile)
+        try:
+            responses = self._pipelined(requests, meanwhile)
+        except AdapterError as exc:  # after the record was answered: met at the questions, as asked apart
+            if exc.received is None or exc.received[0] is None:
+                raise
+            return _outcome(partial(self.session.unwrap, exc.received[0], "apply")), exc, exc if count else None
         applied = _outcome(partial(self.session.unwrap, responses[0], "apply"))
         answers = self._answers(responses[1], batches)
         counted: int | Exception | None = None

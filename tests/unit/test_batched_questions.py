@@ -595,3 +595,19 @@ def test_a_process_that_fails_on_the_questions_of_a_one_write_case_fails_at_auth
         assert failed.value.kind == kind
     finally:
         adapter.close()
+
+
+def test_a_process_that_fails_on_the_questions_of_a_record_step_fails_at_authorize() -> None:
+    """The record was answered, then the process crashed answering the questions written with it:
+    met at the questions, named as authorize()'s failure, as when they were a write of their own."""
+    from kafka_conformance.authorizer.differential import check_records
+
+    adapter = _adapter("crash")
+    try:
+        ctx = CheckContext(lambda: adapter, adapter.capabilities())
+        bob = AclBinding.of("ALLOW", "User:bob", "READ", "TOPIC", "x", "LITERAL")
+        with pytest.raises(TargetCrashed, match="^authorize\\(\\): crash: ") as failed:
+            check_records(ctx, Scenario(acls=(("1", bob),), queries=(Query(ALICE, (read("x"),)),)))
+        assert failed.value.kind == "crash"
+    finally:
+        adapter.close()
