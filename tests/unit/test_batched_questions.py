@@ -606,7 +606,7 @@ def test_a_process_that_fails_on_the_questions_of_a_record_step_fails_at_authori
     try:
         ctx = CheckContext(lambda: adapter, adapter.capabilities())
         bob = AclBinding.of("ALLOW", "User:bob", "READ", "TOPIC", "x", "LITERAL")
-        with pytest.raises(TargetCrashed, match="^authorize\\(\\): crash: ") as failed:
+        with pytest.raises(TargetCrashed, match=r"^authorize\(\): crash: ") as failed:
             check_records(ctx, Scenario(acls=(("1", bob),), queries=(Query(ALICE, (read("x"),)),)))
         assert failed.value.kind == "crash"
     finally:
