@@ -305,14 +305,28 @@ class SubprocessAuthorizer:
         """``acl_count`` (when ``count``) and ``acls`` of every filter in one pipelined write:
         the listing property's questions in one round trip instead of one per filter.  Each
         answer is returned as its value or the exception it stands for, so that the caller
-        meets them in the order it would have met them asking one by one."""
+        meets them in the order it would have met them asking one by one; where the process
+        failed part-way (a crash, a timeout, a malformed line), the answers that came are met
+        first and the failure stands for each that did not."""
         if self._closed or self._needs_reset:
             raise AdapterError("protocol-error", "count_and_list() needs a configured adapter")
         requests: list[tuple[str, dict[str, Any]]] = [("acl_count", {})] if count else []
         requests += [("acls", {"filter": encode_filter(f)}) for f in filters]
-        responses = self._pipelined(requests, meanwhile)
-        counted = self._decoded(responses[0], "acl_count", decode_count) if count else None
-        return counted, [self._decoded(r, "acls", decode_bindings) for r in responses[int(count):]]
+        got: list[dict[str, Any]] | list[dict[str, Any] | None]
+        failure: AdapterError | None = None
+        try:
+            got = self._pipelined(requests, meanwhile)
+        except AdapterError as exc:  # answers that came are met first; the failure at the first that did not
+            if exc.received is None:
+                raise
+            got, failure = exc.received, exc
+
+        def decoded(n: int, op: str, decode: Callable[[Any], Any]) -> Any:
+            response = got[n]
+            return failure if response is None else self._decoded(response, op, decode)
+
+        counted = decoded(0, "acl_count", decode_count) if count else None
+        return counted, [decoded(n, "acls", decode_bindings) for n in range(int(count), len(requests))]
 
     def _decoded(self, response: dict[str, Any], op: str, decode: Callable[[Any], Any]) -> Any:
         """One answer of a pipelined write, decoded, or the exception it stands for."""

@@ -611,3 +611,30 @@ def test_a_process_that_fails_on_the_questions_of_a_record_step_fails_at_authori
         assert failed.value.kind == "crash"
     finally:
         adapter.close()
+
+
+def test_the_listing_answers_that_came_are_met_before_a_failure_of_the_process(
+        process: tuple[SubprocessAuthorizer, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count and the first filter were answered, then the process failed: the answers that
+    came are met first (a wrong count is the finding, as when each was asked on its own), and the
+    failure stands for the filters that got no answer."""
+    from kafka_conformance.authorizer.differential import check_listing
+    from kafka_conformance.reference.acl.filters import AclBindingFilter
+
+    adapter, _ = process
+    ctx = CheckContext(lambda: adapter, adapter.capabilities())
+    assert fresh_target(ctx, Scenario(acls=(("1", ACL),))) is adapter
+    gone = AdapterError("crash", "the implementation process exited")
+
+    def partly(requests: list[tuple[str, dict[str, Any]]], meanwhile: Any = None) -> Any:
+        gone.received = [{"id": 1, "result": count}, {"id": 2, "result": []}] + [None] * (len(requests) - 2)
+        raise gone
+
+    count = 1
+    monkeypatch.setattr(adapter, "_pipelined", partly)
+    counted, listed = adapter.count_and_list([AclBindingFilter(), AclBindingFilter()], True)
+    assert counted == 1 and listed[0] == [] and listed[1] is gone
+    count = 5
+    with pytest.raises(CaseFailed) as failed:
+        check_listing(ctx, Scenario(acls=(("1", ACL),)))
+    assert failed.value.divergence.anomaly == "acl-count-wrong"  # type: ignore[attr-defined]
