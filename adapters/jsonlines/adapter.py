@@ -175,7 +175,7 @@ class SubprocessAuthorizer:
         requests: list[tuple[str, dict[str, Any]]] = [
             ("configure", {"properties": sent}), ("load_snapshot", {"acls": encode_snapshot(acls)}), ("complete_initial_load", {})]
         try:
-            responses: list[dict[str, Any] | None] = list(self._send(requests))
+            responses = self._send(requests)
         except AdapterError as exc:
             return self._set_up(exc.received, sent, exc)
         return self._set_up(responses, sent, None)
@@ -199,15 +199,13 @@ class SubprocessAuthorizer:
             ("configure", {"properties": sent}), ("load_snapshot", {"acls": encode_snapshot(acls)}),
             ("complete_initial_load", {}), ("authorize", {"batches": self._questions(batches)})]
         try:
-            responses: list[dict[str, Any] | None] = list(self._send(requests, meanwhile))
+            responses = self._send(requests, meanwhile)
         except AdapterError as exc:
             return self._set_up(exc.received, sent, exc), exc
         set_up = self._set_up(responses, sent, None)
-        answer = responses[3]
-        assert answer is not None
-        return set_up, (set_up[0] if set_up[0] is not None else self._answers(answer, batches))
+        return set_up, (set_up[0] if set_up[0] is not None else self._answers(responses[3], batches))
 
-    def _set_up(self, responses: list[dict[str, Any]] | list[dict[str, Any] | None] | None, sent: Mapping[str, str],
+    def _set_up(self, responses: Sequence[dict[str, Any] | None] | None, sent: Mapping[str, str],
                 failure: AdapterError | None) -> list[Exception | None]:
         """The outcomes of ``configure``, ``load_snapshot`` and ``complete_initial_load`` from
         the first three answers of a pipelined write; after a refused ``configure``, the rest
@@ -312,7 +310,7 @@ class SubprocessAuthorizer:
             raise AdapterError("protocol-error", "count_and_list() needs a configured adapter")
         requests: list[tuple[str, dict[str, Any]]] = [("acl_count", {})] if count else []
         requests += [("acls", {"filter": encode_filter(f)}) for f in filters]
-        got: list[dict[str, Any]] | list[dict[str, Any] | None]
+        got: Sequence[dict[str, Any] | None]
         failure: AdapterError | None = None
         try:
             got = self._pipelined(requests, meanwhile)

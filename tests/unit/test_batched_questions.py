@@ -316,19 +316,13 @@ def test_a_kit_error_in_the_work_is_never_taken_for_the_target_failing() -> None
         next(answers)
 
 
-def test_the_reference_answers_while_the_process_does(process: tuple[SubprocessAuthorizer, list[list[str]]],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """compare_queries and the record property hand the reference's answers to the adapter as
-    its ``meanwhile`` work: computed inside the write's exchange, once, and compared as before."""
-    from kafka_conformance.authorizer.differential import check_records
-
-    adapter, _ = process
-    inside: list[bool] = []
-    in_exchange = [False]
+def _reference_calls_inside_exchange(adapter: SubprocessAuthorizer, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """For each answer the reference works out from now on, whether it was worked out inside the
+    process's exchange (while the implementation answered)."""
     adapter.capabilities()  # the process is started by the handshake
     live = adapter.session._process
     assert live is not None
-    exchange = live.exchange
+    exchange, in_exchange, inside = live.exchange, [False], []
 
     def spied(requests: Sequence[dict[str, Any]], meanwhile: Callable[[], object] | None = None) -> Any:
         in_exchange[0] = True
@@ -345,6 +339,17 @@ def test_the_reference_answers_while_the_process_does(process: tuple[SubprocessA
         return real(self, context, actions)
 
     monkeypatch.setattr(ReferenceAuthorizer, "authorize", counted)
+    return inside
+
+
+def test_the_reference_answers_while_the_process_does(process: tuple[SubprocessAuthorizer, list[list[str]]],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """compare_queries and the record property hand the reference's answers to the adapter as
+    its ``meanwhile`` work: computed inside the write's exchange, once, and compared as before."""
+    from kafka_conformance.authorizer.differential import check_records
+
+    adapter, _ = process
+    inside = _reference_calls_inside_exchange(adapter, monkeypatch)
     ctx = CheckContext(lambda: adapter, adapter.capabilities())
     queries = (Query(ALICE, (read("x"),)), Query(ALICE, (read("y"),)))
     bob = AclBinding.of("ALLOW", "User:bob", "READ", "TOPIC", "x", "LITERAL")
@@ -487,26 +492,7 @@ def test_the_reference_answers_while_the_process_answers_set_up_and_questions(
     from kafka_conformance.authorizer.differential import check_authorize
 
     adapter, writes = process
-    adapter.capabilities()
-    live = adapter.session._process
-    assert live is not None
-    exchange, in_exchange, inside = live.exchange, [False], []
-
-    def spied(requests: Sequence[dict[str, Any]], meanwhile: Callable[[], object] | None = None) -> Any:
-        in_exchange[0] = True
-        try:
-            return exchange(requests, meanwhile)
-        finally:
-            in_exchange[0] = False
-
-    monkeypatch.setattr(live, "exchange", spied)
-    real = ReferenceAuthorizer.authorize
-
-    def counted(self: ReferenceAuthorizer, context: RequestContext, actions: Sequence[Action]) -> Any:
-        inside.append(in_exchange[0])
-        return real(self, context, actions)
-
-    monkeypatch.setattr(ReferenceAuthorizer, "authorize", counted)
+    inside = _reference_calls_inside_exchange(adapter, monkeypatch)
     ctx = CheckContext(lambda: adapter, adapter.capabilities())
     queries = (Query(ALICE, (read("x"),)), Query(ALICE, (read("y"),)))
     check_authorize(ctx, Scenario(queries=queries))  # no ACLs: both deny everything
