@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from kafka_conformance.adapters.case import CaseAnswers, CaseRequest, CaseRunner, run_by_calls
 from kafka_conformance.adapters.protocol import AdapterError
 
 __all__ = ["DEFAULT_TIMEOUT_S", "MAX_TIMEOUT_S", "TimedAdapter", "call_within", "check_timeout"]
@@ -171,6 +172,13 @@ class TimedAdapter:
 
     def acl_count(self) -> Any:
         return self._call("acl_count")
+
+    def run_case(self, request: CaseRequest) -> CaseAnswers:
+        """A target with a ``run_case`` of its own has the whole case bounded by the timeout;
+        any other is run call by call, each call bounded."""
+        if isinstance(self._inner, CaseRunner):
+            return self._call("run_case", request)
+        return run_by_calls(self, request)
 
     def close(self) -> None:
         if self._stuck is None:  # a stuck target is not asked again, not even to close

@@ -15,7 +15,7 @@ Two measurements, printed as Markdown tables:
   complete, and 1-6 ``authorize`` calls.
 * **raw calls/s** — ``authorize(context, [3 actions])`` in a loop on a loaded
   adapter (8 ACLs), one call per request line; and for ``cmd:`` targets also
-  ``authorize_batches`` with 100 batches per line.  "trivial" answers DENIED to
+  ``run_case`` of 100 questions (one request line).  "trivial" answers DENIED to
   everything, so its row is the protocol's own overhead.
 
 The goal (issue "Subprocess adapter"): a subprocess target within 3x of the
@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from kafka_conformance.adapters.case import Authorize, CaseRequest
 from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer, close_shared_sessions
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilities
 from kafka_conformance.authorizer.check import check_authorizer
@@ -153,7 +154,7 @@ def bench_raw(calls: int) -> list[tuple[str, float, float | None]]:
                 lines = max(1, calls // 100)
                 started = time.perf_counter()
                 for _ in range(lines):
-                    adapter.authorize_batches([(CONTEXT, ACTIONS)] * 100)
+                    adapter.run_case(CaseRequest((Authorize(CONTEXT, tuple(ACTIONS)),) * 100))
                 batched = (time.perf_counter() - started) / (lines * 100)
             rows.append((label, per_call, batched))
         finally:

@@ -3,8 +3,8 @@
     python benchmarks/bench_authorizer.py                      # quick: 10k and 50k resources
     python benchmarks/bench_authorizer.py --sizes 10000,50000,200000 --acl-count 10 --deny 20
 
-The data follows ``jmh-benchmarks/.../acl/AuthorizerBenchmark.java`` (see
-/work/shared/spec/authorizer.md section 7): resource ``i`` is a GROUP if
+The data follows Kafka's ``jmh-benchmarks/.../acl/AuthorizerBenchmark.java``:
+resource ``i`` is a GROUP if
 ``i % 10 == 0`` else a TOPIC, PREFIXED if ``i % 5 == 0`` else LITERAL, named
 ``foo-bar35_resource-<i>``; each gets ``--acl-count`` ALLOW READ ACLs for
 ``User:test-user``, ``User:test-user1``, ... (host ``*``), each followed with

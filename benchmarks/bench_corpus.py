@@ -92,10 +92,9 @@ def count_round_trips(corpus: Path, target: str, work: Path) -> tuple[int, colle
     writes: collections.Counter[str] = collections.Counter()
     exchange = process.ImplementationProcess.exchange
 
-    def counted(self: process.ImplementationProcess, requests: list[dict[str, object]],
-                meanwhile: Callable[[], object] | None = None) -> list[dict[str, object]]:
+    def counted(self: process.ImplementationProcess, requests: list[dict[str, object]]) -> list[dict[str, object]]:
         writes["+".join(str(r.get("op", "?")) for r in requests)] += 1
-        return exchange(self, requests, meanwhile)
+        return exchange(self, requests)
 
     process.ImplementationProcess.exchange = counted  # type: ignore[method-assign,assignment]
     try:

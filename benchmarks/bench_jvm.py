@@ -14,14 +14,14 @@ about ``--seconds``):
 * ``authorize xB``: ``authorize(context, B actions)`` on ``ListAuthorizer`` (our
   Java, a linear scan of every ACL per action) loaded with N ACLs: actions per
   second, one py4j round trip per call;
-* ``authorize_many QxB``: Q queries of B actions in ONE round trip;
 * ``by-type``: Kafka's real ``authorizeByResourceType`` default (its scan of
   ``acls()`` per call), calls per second;
 * ``load N``: ``load_snapshot`` of N ACLs into a fresh ``ListAuthorizer`` (encoding, the
   py4j call, the Java side's duplicate checks), three runs: median and worst;
 * ``case``: what the kit does per generated case (new authorizer, configure,
   8-ACL snapshot, initial load, 6 authorize calls of 3 actions, 2 by-type
-  calls, close), cases per second.
+  calls, close), cases per second: call by call (a py4j round trip each), and
+  whole (``run_case``, one round trip).
 
 ACLs: ``N`` ALLOW/DENY READ ACLs for ``User:u<k % 50>`` on TOPIC ``t-<k>`` (every
 5th PREFIXED); questions READ on random ``t-<k>`` names by random users.
@@ -38,6 +38,15 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from kafka_conformance.adapters.case import (
+    Authorize,
+    AuthorizeByResourceType,
+    Call,
+    CaseRequest,
+    CompleteInitialLoad,
+    Configure,
+    LoadSnapshot,
+)
 from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer
 from kafka_conformance.adapters.jvm.session import JvmSession, unavailable_reason
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
@@ -92,6 +101,20 @@ def one_case(session: JvmSession, rnd: random.Random) -> None:
     target.close()
 
 
+def whole_case(session: JvmSession, rnd: random.Random) -> None:
+    calls: list[Call] = [Configure((("super.users", "User:u1"), ("allow.everyone.if.no.acl.found", "false"))),
+                         LoadSnapshot(tuple(acls(8).items())), CompleteInitialLoad()]
+    for _ in range(6):
+        context, actions = questions(8, 3, rnd)
+        calls.append(Authorize(context, tuple(actions)))
+    for _ in range(2):
+        calls.append(AuthorizeByResourceType(questions(8, 1, rnd)[0], AclOperation.READ, ResourceType.TOPIC))
+    target = JvmAuthorizer(session, LIST_AUTHORIZER)
+    answered = target.run_case(CaseRequest(tuple(calls)))
+    assert answered.failure is None and len(answered.answers) == len(calls), answered
+    target.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--acls", default="10,1000", help="comma-separated ACL counts")
@@ -138,16 +161,15 @@ def main() -> None:
                 ctx, actions = questions(n, b, rnd)
                 per, _ = rate(partial(target.authorize, ctx, actions), args.seconds)
                 print(f"N={n:>6} authorize x{b:<5} {per * 1e3:9.3f} ms/call {b / per:12,.0f} actions/s")
-            many = [questions(n, 10, rnd) for _ in range(100)]
-            per, _ = rate(partial(target.authorize_many, many), args.seconds)
-            print(f"N={n:>6} authorize_many 100x10 {per * 1e3:9.3f} ms/call {1000 / per:12,.0f} actions/s")
             ctx = questions(n, 1, rnd)[0]
             by_type = partial(target.authorize_by_resource_type, ctx, AclOperation.WRITE, ResourceType.TOPIC)
             per, _ = rate(by_type, args.seconds)
             print(f"N={n:>6} by-type (default)      {per * 1e3:9.3f} ms/call {1 / per:12,.0f} calls/s")
             target.close()
         per, _ = rate(partial(one_case, session, rnd), args.seconds)
-        print(f"case (kit lifecycle):       {per * 1e3:9.3f} ms/case {1 / per:10,.0f} cases/s")
+        print(f"case, call by call:         {per * 1e3:9.3f} ms/case {1 / per:10,.0f} cases/s")
+        per, _ = rate(partial(whole_case, session, rnd), args.seconds)
+        print(f"case, whole (run_case):     {per * 1e3:9.3f} ms/case {1 / per:10,.0f} cases/s")
     finally:
         session.close()
 

@@ -21,7 +21,7 @@ is added: Kafka logs nowhere (SLF4J's no-op logger) and readiness comes from the
 itself (ApiVersions, then InitProducerId, answered).  Each process is a
 :class:`~kafka_conformance.adapters.brokers.process.BrokerProcess`, so it is refused if
 it listens beyond 127.0.0.1 and stopped with everything it started.  Facts and figures:
-``/work/shared/spec/real-kafka.md`` §2 and ``docs/broker-conformance.md``.
+``docs/broker-conformance.md``.
 """
 
 from __future__ import annotations

@@ -148,7 +148,7 @@ class TestCluster:
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[ClusterModel]:
-        """The model, with the broker's lock held (no request is handled meanwhile)."""
+        """The model, with the broker's lock held (no other request is handled in the meantime)."""
         with self.lock:
             yield self.model
 

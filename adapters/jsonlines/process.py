@@ -9,8 +9,7 @@ whatever the implementation does.  So:
   request is written while responses are read (pipelining) and a full pipe in
   either direction cannot deadlock;
 * every exchange has a deadline: each response must arrive within ``timeout``
-  seconds of the exchange start (or of the end of the caller's own work done
-  meanwhile) or of the previous response;
+  seconds of the exchange start or of the previous response;
 * stderr is drained continuously by a daemon thread into a bounded buffer
   (an implementation that logs a lot cannot block on a full pipe), and its tail
   is quoted in every error;
@@ -33,7 +32,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from kafka_conformance.adapters.protocol import AdapterError
@@ -222,22 +221,13 @@ class ImplementationProcess:
         return f"; its stderr ends with:\n{tail}" if tail else "; it wrote nothing to stderr"
 
     # -- the exchange -----------------------------------------------------------------------
-    def exchange(self, requests: Sequence[dict[str, Any]],
-                 meanwhile: Callable[[], object] | None = None) -> list[dict[str, Any]]:
+    def exchange(self, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Write every request, then collect one response per request id (any order).
-
-        ``meanwhile``: the caller's own work (the kit computing the answers it expects),
-        run after the first write and before any answer is read, so that the implementation
-        answers while the kit works instead of after it: on a machine with a core for each,
-        a round trip then costs the longer of the two, not their sum.  (Requests longer than
-        the pipe holds are written on after it, so for them the overlap is partial.)  An
-        exception it raises is raised after the answers are read, so that the stream stays
-        in step; if the exchange fails as well, the work's exception is raised with the
-        adapter error as its cause.  The implementation's timeout counts from the work's
-        end.  It is not run when the first write fails (the process died).
+        (Requests longer than the pipe holds are written on while responses are read.)
 
         Raises AdapterError ``crash``, ``timeout`` or ``malformed``; after any of
-        them this process is stopped and must be replaced.
+        them this process is stopped and must be replaced.  The error carries in
+        ``received`` the responses that had come, by position.
         """
         if self._failed is not None:
             raise AdapterError("crash", f"the implementation process was stopped earlier ({self._failed})")
@@ -246,16 +236,10 @@ class ImplementationProcess:
         names = {int(r["id"]): str(r.get("op")) for r in requests}
         answers: list[dict[str, Any] | None] = [None] * len(requests)
         view, written = memoryview(payload), 0
-        thrown: Exception | None = None
         try:
             written += self._write(view, names)
             if written < len(view):
                 self._selector.register(self._stdin_fd, selectors.EVENT_WRITE)
-            if meanwhile is not None:
-                try:
-                    meanwhile()
-                except Exception as exc:  # raised once the answers are in: the stream stays in step
-                    thrown = exc
             deadline = time.monotonic() + self.timeout
             while order:
                 line = self._next_line()
@@ -279,16 +263,12 @@ class ImplementationProcess:
                         self._read(names, order)
         except AdapterError as exc:
             exc.received = answers  # what had come before the failure, for the caller to meet first
-            if thrown is not None:  # the caller's own error is not to be taken for the implementation's
-                raise thrown from exc
             raise
         except BaseException:
             if self._failed is None:  # e.g. KeyboardInterrupt: the stream is out of step now
                 self._failed = "interrupted"
                 self.stop()
             raise
-        if thrown is not None:
-            raise thrown
         return [a for a in answers if a is not None]
 
     def _write(self, data: memoryview, names: Mapping[int, str]) -> int:

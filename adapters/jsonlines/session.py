@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import shlex
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kafka_conformance.adapters.jsonlines.process import ImplementationProcess
@@ -142,13 +142,10 @@ class ImplementationSession:
 
     # -- requests -------------------------------------------------------------------------------
     def call(self, requests: Sequence[tuple[str, dict[str, Any]]], *, generation: int | None,
-             meanwhile: Callable[[], object] | None = None) -> tuple[list[dict[str, Any]], int]:
+             ) -> tuple[list[dict[str, Any]], int]:
         """Send ``(op, params)`` requests in one pipelined write; return the responses and
         the generation that answered.  ``generation`` is the one the caller's state lives
-        in (None for a caller that starts with ``reset``).  ``meanwhile`` is the caller's
-        own work, done while the implementation answers (see
-        :meth:`ImplementationProcess.exchange`): done once, after the first write and before
-        any answer is read; not at all when the request cannot be sent."""
+        in (None for a caller that starts with ``reset``)."""
         with self._lock:
             if self._closed:
                 raise AdapterError("closed", f"the session for {self.command} is closed")
@@ -171,7 +168,7 @@ class ImplementationSession:
                 self._next_id += 1
                 messages.append({"id": self._next_id, "op": op, **params})
             try:
-                return live.exchange(messages, meanwhile), self._generation
+                return live.exchange(messages), self._generation
             except AdapterError:
                 self._discard()
                 raise

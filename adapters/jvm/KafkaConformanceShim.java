@@ -75,6 +75,46 @@ public final class KafkaConformanceShim {
         return Codec.kafkaVersion();
     }
 
+    /**
+     * A whole case in one round trip (the kit's {@code run_case}): host a fresh {@code className},
+     * make the encoded calls in order, close it. Each call is a token naming it and its arguments as
+     * tokens (an argument that is itself encoded is one token). The answer is a token for hosting,
+     * then one per call made (what that entry point answers), then one for close. A refused
+     * configuration ends the case, as it ends a broker's start.
+     */
+    public static String runCase(String className, String encoded) {
+        Codec.Writer out = new Codec.Writer();
+        KafkaConformanceShim shim;
+        try {
+            shim = host(className);
+        } catch (Throwable t) {
+            return out.str(Codec.error(t)).toString();
+        }
+        out.str(OK);
+        Codec.Reader r = new Codec.Reader(encoded);
+        while (r.more()) {
+            String op = r.str();
+            String answer;
+            switch (op) {
+                case "configure": answer = shim.configure(r.str()); break;
+                case "load": answer = shim.loadSnapshot(r.str()); break;
+                case "add": answer = shim.addAcl(r.str(), r.str()); break;
+                case "remove": answer = shim.removeAcl(r.str()); break;
+                case "complete": answer = shim.completeInitialLoad(); break;
+                case "authorize": answer = shim.authorize(r.str(), r.str()); break;
+                case "by-type": answer = shim.authorizeByResourceType(r.str(), r.num(), r.num()); break;
+                case "acls": answer = shim.acls(r.str()); break;
+                case "count": answer = shim.aclCount(); break;
+                default: answer = Codec.error(new IllegalArgumentException("unknown call " + op));
+            }
+            out.str(answer);
+            if (op.equals("configure") && !answer.startsWith(OK)) {
+                break;
+            }
+        }
+        return out.str(shim.close()).toString();
+    }
+
     /** driver, overrides aclCount?, overrides authorizeByResourceType?, class name. */
     public String describe() throws Exception {
         Class<?> cls = authorizer.getClass();
@@ -200,28 +240,6 @@ public final class KafkaConformanceShim {
     /** One authorize() call: a context, then (op, type, name, pattern) per action. */
     public String authorize(String context, String actions) {
         return guard(() -> answer(new Codec.Reader(context).context(), new Codec.Reader(actions)));
-    }
-
-    /** Many authorize() calls in one round trip: per query a context, a count, the actions. */
-    public String authorizeMany(String encoded) {
-        Codec.Reader r = new Codec.Reader(encoded);
-        Codec.Writer w = new Codec.Writer();
-        while (r.more()) {
-            String one;
-            try {
-                RequestContext ctx = r.context();
-                int n = r.num();
-                List<Action> batch = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    batch.add(action(r));
-                }
-                one = results(authorizer.authorize(ctx, batch));
-            } catch (Throwable t) {
-                one = Codec.error(t);
-            }
-            w.str(one);
-        }
-        return w.toString();
     }
 
     private String answer(RequestContext ctx, Codec.Reader r) {

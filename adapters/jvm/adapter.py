@@ -13,8 +13,10 @@ Two kinds of target:
   authorize() follows StandardAuthorizer semantics and is OUR code; the
   by-type answer is Kafka's).
 
-Every call is one py4j round trip carrying the whole batch; the JVM is shared
-by all cases (see :mod:`~kafka_conformance.adapters.jvm.session`), and
+A whole case is one py4j round trip (:meth:`JvmAuthorizer.run_case`: the shim
+hosts a fresh instance, makes every call and closes it); a call made on its own
+(the stateful machine) is one round trip carrying its whole batch.  The JVM is
+shared by all cases (see :mod:`~kafka_conformance.adapters.jvm.session`), and
 ``close()`` frees only this case's Java object.
 """
 
@@ -26,6 +28,19 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.adapters.case import (
+    Apply,
+    Authorize,
+    AuthorizeByResourceType,
+    Call,
+    CaseAnswers,
+    CaseRequest,
+    CompleteInitialLoad,
+    Configure,
+    CountAcls,
+    ListAcls,
+    LoadSnapshot,
+)
 from kafka_conformance.adapters.jvm.codec import (
     decode_bindings,
     decode_tokens,
@@ -72,7 +87,11 @@ class JvmAuthorizer:
                  by_type: ByTypeVariant | None = None, extra_config: Mapping[str, str] | None = None) -> None:
         self.session = session
         self.class_name = class_name
-        self._shim: Any = session.host(class_name)
+        self._shim: Any = None
+        """The hosted Java object, made on the first call one at a time (a case run whole hosts
+        its own inside the JVM)."""
+        self._closed = False
+        self._close_failure: Exception | None = None
         self._caps = capabilities
         self._by_type = by_type
         self._extra_config = dict(extra_config or {})
@@ -82,8 +101,10 @@ class JvmAuthorizer:
     def _call(self, what: str, method: str, *args: object) -> str:
         from py4j.protocol import Py4JError  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-        if self._shim is None:
+        if self._closed:
             raise AdapterError("closed", f"{what} after close()")
+        if self._shim is None:
+            self._shim = self.session.host(self.class_name)
         try:
             answer = getattr(self._shim, method)(*args)
         except Py4JError as exc:
@@ -107,12 +128,94 @@ class JvmAuthorizer:
         return self._caps
 
     # -- the protocol -----------------------------------------------------------------------
-    def configure(self, properties: Mapping[str, str]) -> None:
+    def run_case(self, request: CaseRequest) -> CaseAnswers:
+        """The whole case in one py4j round trip: the shim hosts a fresh instance, makes the
+        calls and closes it (``KafkaConformanceShim.runCase``); the answers are read back as
+        values, the first that is not a Kafka-style refusal ending the case."""
+        from py4j.protocol import Py4JError  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        if self._closed or self._shim is not None:
+            raise AdapterError("protocol-error", "run_case() needs a fresh adapter")
+        self._closed = True  # the case closes its own instance
+        memo: dict[int, str] = {}  # a record log asks the same question objects after every step
+        payload = "".join(self._encoded(call, memo) for call in request.calls)
+        try:
+            answered = str(self.session.run_case(self.class_name, payload))
+        except Py4JError as exc:
+            return CaseAnswers((), self.session.crashed("the case", exc))
+        tokens = list(decode_tokens(answered))
+        try:
+            raise_for(tokens[0] or "", f"hosting {self.class_name}")
+        except Exception as exc:
+            return CaseAnswers((), exc)
+        answers: list[object] = []
+        for call, token in zip(request.calls, tokens[1:], strict=False):
+            what = _WHAT[type(call)]
+            try:
+                answers.append(self._decode(call, raise_for(token or "", what), what))
+            except KafkaException as exc:
+                answers.append(exc)
+                if isinstance(call, Configure):
+                    return CaseAnswers(tuple(answers))
+            except Exception as exc:
+                return CaseAnswers(tuple(answers), exc)
+        if len(answers) < len(request.calls):
+            return CaseAnswers(tuple(answers), AdapterError("malformed-answer", "the shim answered fewer calls than sent"))
+        try:
+            raise_for(tokens[-1] or "", "close()")
+        except Exception as exc:  # met by the kit when it closes this adapter, after the answers
+            self._close_failure = exc
+        return CaseAnswers(tuple(answers))
+
+    def _encoded(self, call: Call, memo: dict[int, str]) -> str:
+        text = memo.get(id(call))
+        if text is None:
+            text = memo[id(call)] = self._encode(call)
+        return text
+
+    def _encode(self, call: Call) -> str:
+        """One call as ``runCase`` reads it: its name, then its arguments, each one token."""
+        if isinstance(call, Authorize):
+            return tok("authorize") + tok(enc_context(call.context)) + tok("".join(map(enc_action, call.actions)))
+        if isinstance(call, Apply):
+            record = call.record
+            if isinstance(record, AddAcl):
+                return tok("add") + tok(record.id) + tok(enc_binding(record.binding))
+            return tok("remove") + tok(record.id)
+        if isinstance(call, CountAcls):
+            return tok("count")
+        if isinstance(call, AuthorizeByResourceType):
+            return tok("by-type") + tok(enc_context(call.context)) + tok(call.operation.code) + tok(call.resource_type.code)
+        if isinstance(call, ListAcls):
+            return tok("acls") + tok(enc_filter(call.filter))
+        if isinstance(call, Configure):
+            return tok("configure") + tok(self._properties(call.mapping))
+        if isinstance(call, LoadSnapshot):
+            return tok("load") + tok(_snapshot(call.mapping))
+        return tok("complete")
+
+    @staticmethod
+    def _decode(call: Call, payload: str, what: str) -> object:
+        if isinstance(call, Authorize):
+            return _results(payload, len(call.actions), what)
+        if isinstance(call, AuthorizeByResourceType):
+            return _results(payload, 1, what)[0]
+        if isinstance(call, ListAcls):
+            return decode_bindings(payload)
+        if isinstance(call, CountAcls):
+            (count,) = decode_tokens(payload)
+            return int(count or "0")
+        return None
+
+    def _properties(self, properties: Mapping[str, str]) -> str:
         merged = {**properties, **self._extra_config}
-        self._call("configure()", "configure", "".join(tok(k) + tok(str(v)) for k, v in merged.items()))
+        return "".join(tok(k) + tok(str(v)) for k, v in merged.items())
+
+    def configure(self, properties: Mapping[str, str]) -> None:
+        self._call("configure()", "configure", self._properties(properties))
 
     def load_snapshot(self, acls: Mapping[str, AclBinding]) -> None:
-        self._call("load_snapshot()", "loadSnapshot", "".join(tok(i) + enc_binding(b) for i, b in acls.items()))
+        self._call("load_snapshot()", "loadSnapshot", _snapshot(acls))
 
     def apply(self, record: AclRecord) -> None:
         if isinstance(record, AddAcl):
@@ -126,20 +229,6 @@ class JvmAuthorizer:
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
         payload = self._call("authorize()", "authorize", enc_context(context), "".join(map(enc_action, actions)))
         return _results(payload, len(actions), "authorize()")
-
-    def authorize_many(
-        self, queries: Sequence[tuple[RequestContext, Sequence[Action]]]
-    ) -> list[list[AuthorizationResult] | KafkaException]:
-        """Many authorize() calls in ONE round trip; a Kafka-style error answers its own query."""
-        encoded = "".join(enc_context(c) + tok(len(a)) + "".join(map(enc_action, a)) for c, a in queries)
-        answers = list(decode_tokens(self._call("authorize_many()", "authorizeMany", encoded)))
-        out: list[list[AuthorizationResult] | KafkaException] = []
-        for (_, actions), answer in zip(queries, answers, strict=True):
-            try:
-                out.append(_results(raise_for(answer or "", "authorize()"), len(actions), "authorize()"))
-            except KafkaException as exc:
-                out.append(exc)
-        return out
 
     def authorize_by_resource_type(
         self, context: RequestContext, operation: AclOperation, resource_type: ResourceType
@@ -157,13 +246,29 @@ class JvmAuthorizer:
 
     def close(self) -> None:
         """Close the Java authorizer and free its object; the shared JVM keeps running."""
-        if self._shim is None:
+        failure, self._close_failure = self._close_failure, None
+        if failure is not None:
+            self._closed = True
+            raise failure
+        if self._shim is None or self._closed:
+            self._closed = True
             return
         try:
             self._call("close()", "close")
         finally:
-            shim, self._shim = self._shim, None
+            shim, self._shim, self._closed = self._shim, None, True
             self.session.detach(shim)
+
+
+def _snapshot(acls: Mapping[str, AclBinding]) -> str:
+    return "".join(tok(i) + enc_binding(b) for i, b in acls.items())
+
+
+_WHAT: dict[type, str] = {
+    Configure: "configure()", LoadSnapshot: "load_snapshot()", Apply: "apply()",
+    CompleteInitialLoad: "complete_initial_load()", Authorize: "authorize()",
+    AuthorizeByResourceType: "authorize_by_resource_type()", ListAcls: "acls()", CountAcls: "acl_count()",
+}
 
 
 def _results(payload: str, expected: int, what: str) -> list[AuthorizationResult]:

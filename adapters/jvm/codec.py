@@ -60,8 +60,19 @@ def java_host(host: str) -> str:
     equality with ACL hosts (and ``*``), so such a host is renamed, in contexts
     and ACLs and filters alike, to a unique address in the IPv6 documentation
     range 2001:db8::/32; answers are unchanged by a consistent renaming, and
-    ``acls()`` renames back.
+    ``acls()`` renames back.  (Remembered per host: a case asks with a few hosts, many times.)
     """
+    known = _RENDERED.get(host)
+    if known is not None:
+        return known
+    rendered = _RENDERED[host] = _java_host(host)
+    return rendered
+
+
+_RENDERED: dict[str, str] = {}
+
+
+def _java_host(host: str) -> str:
     try:
         address = ipaddress.ip_address(host)
     except ValueError:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from kafka_conformance.adapters.jvm.adapter import JvmAuthorizer
 from kafka_conformance.adapters.jvm.kafka_releases import KafkaRelease, parse_kafka_target
 from kafka_conformance.adapters.jvm.maven import JarError, cached_jars
-from kafka_conformance.adapters.jvm.session import JvmUnavailable, shared_session, unavailable_reason
+from kafka_conformance.adapters.jvm.session import JvmSession, JvmUnavailable, shared_session, unavailable_reason
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.reference.authorizer.lifecycle import default_variant
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
@@ -70,9 +70,12 @@ def kafka_factory(rest: str) -> tuple[Callable[[], JvmAuthorizer], Capabilities,
         raise JvmUnavailable(f"{release.spec}: {reason}")
     jars = cached_jars(release.artifact) or ()
     caps = kafka_capabilities(release)
+    sessions: list[JvmSession] = []  # the shared session, looked up again only once it stopped
 
     def factory() -> JvmAuthorizer:
-        session = shared_session(jars, standalone=True)
+        if not sessions or not sessions[0].alive:
+            sessions[:] = [shared_session(jars, standalone=True)]
+        session = sessions[0]
         extra = {"zookeeper.connect": session.zookeeper_connect()} if release.flavour is Flavour.ACL else {}
         return JvmAuthorizer(session, release.class_name, capabilities=caps, extra_config=extra)
 

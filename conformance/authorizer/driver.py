@@ -1,22 +1,45 @@
-"""Talking to a target safely: every call is either an answer, a Kafka-style error,
-or an adapter error.  Nothing a target does is allowed to pass silently.
+"""Talking to a target safely: a case goes to the target in one call, and its answers
+are met one by one, in the order of the calls.  Every answer is either a value of the
+right shape, a Kafka-style refusal, or the target failing to answer.  Nothing a
+target does is allowed to pass silently.
+
+Why the answers are met in order, by a cursor (:class:`Replies`): what the kit
+reports must not depend on how many calls went to the implementation at once.  A
+property reads the answers in the order it made the calls, so an earlier divergence
+is reported before a later crash, and a crash is reported at the call it happened
+on, exactly as when each call is made on its own.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
+from kafka_conformance.adapters.case import (
+    Apply,
+    Authorize,
+    AuthorizeByResourceType,
+    Call,
+    CaseAnswers,
+    CaseRequest,
+    CompleteInitialLoad,
+    Configure,
+    CountAcls,
+    ListAcls,
+    LoadSnapshot,
+    run_case,
+)
 from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest
 from kafka_conformance.adapters.reaper import raise_if_stopping
-from kafka_conformance.reference.acl.values import AclOperation, ResourceType
+from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
-__all__ = ["CaseFailed", "Outcome", "TargetCrashed", "answered", "authorize", "authorize_each", "by_type", "by_type_each",
-           "during", "guarded", "hand_off", "hand_out", "takes_meanwhile", "while_asking"]
+__all__ = ["CaseFailed", "Outcome", "Replies", "TargetCrashed", "authorize", "by_type", "crashed", "guarded",
+           "outcomes", "run", "set_up_calls"]
 
 T = TypeVar("T")
 
@@ -63,135 +86,170 @@ def guarded(what: str, fn: Callable[[], T]) -> T:
         return fn()
     except (KafkaException, CaseFailed, TargetCrashed):
         raise
-    except AdapterError as exc:
-        raise TargetCrashed(f"{what}: {exc.kind}: {exc}", exc.kind) from exc
     except Exception as exc:
-        raise TargetCrashed(f"{what} raised {type(exc).__name__}: {str(exc)[:500]}", "raised") from exc
+        raise crashed(what, exc) from exc
 
 
-def authorize(
-    target: AuthorizerUnderTest, context: RequestContext, actions: Sequence[Action]
-) -> list[Outcome]:
-    """One batch; a Kafka-style error answers every action of the batch."""
+def crashed(what: str, exc: Exception) -> TargetCrashed:
+    """The target's failure to answer ``what``, named as the kit reports it."""
+    if isinstance(exc, TargetCrashed):
+        return exc
+    if isinstance(exc, AdapterError):
+        return TargetCrashed(f"{what}: {exc.kind}: {exc}", exc.kind)
+    return TargetCrashed(f"{what} raised {type(exc).__name__}: {str(exc)[:500]}", "raised")
+
+
+_NAMES: dict[type, str] = {
+    Configure: "configure()", LoadSnapshot: "load_snapshot()", Apply: "apply()",
+    CompleteInitialLoad: "complete_initial_load()", Authorize: "authorize()",
+    AuthorizeByResourceType: "authorize_by_resource_type()", ListAcls: "acls()", CountAcls: "acl_count()",
+}
+
+
+class Replies:
+    """A case's answers, met one at a time in the order of its calls.
+
+    Each ``take_*`` method meets the next call's answer: it checks its shape and
+    raises :class:`TargetCrashed` where the implementation could not answer that call
+    (so a crash is met at the call it happened on, after every answer before it).
+    Refusals come back as values, and each method says how."""
+
+    def __init__(self, calls: Sequence[Call], answered: CaseAnswers) -> None:
+        self._calls = calls
+        self._answers = answered.answers
+        self._failure = answered.failure
+        self._next = 0
+
+    def _take(self, kind: type, what: str | None = None) -> object:
+        n = self._next
+        call = self._calls[n]
+        assert type(call) is kind, f"the kit met call {n} ({type(call).__name__}) as {kind.__name__}"
+        self._next += 1
+        name = what or _NAMES[kind]
+        if n < len(self._answers):
+            return self._answers[n]
+        if self._failure is not None:
+            raise crashed(name, self._failure)
+        raise TargetCrashed(f"{name}: the case ended before this call, though configure() was accepted", "malformed")
+
+    def configured(self) -> bool:
+        """Whether ``configure`` was accepted (False: refused, as Kafka refuses a configuration)."""
+        return not isinstance(self._take(Configure), KafkaException)
+
+    def loaded(self, what: str = "load_snapshot()") -> None:
+        """A snapshot load; every snapshot the kit sends is consistent, so refusing one is
+        the target failing to answer."""
+        answer = self._take(LoadSnapshot, what)
+        if isinstance(answer, KafkaException):
+            raise TargetCrashed(f"{what} refused a consistent snapshot: {answer.kind}: {answer}", "refused")
+
+    def completed(self) -> None:
+        answer = self._take(CompleteInitialLoad)
+        if isinstance(answer, KafkaException):
+            raise TargetCrashed(f"complete_initial_load() refused: {answer.kind}: {answer}", "refused")
+
+    def set_up(self, complete: bool) -> bool:
+        """A case's set-up (:func:`set_up_calls`): False where the configuration was refused."""
+        if not self.configured():
+            return False
+        self.loaded()
+        if complete:
+            self.completed()
+        return True
+
+    def applied(self, what: str = "apply()") -> str | None:
+        """A record: None where it was applied, else the kind of the refusal."""
+        answer = self._take(Apply, what)
+        return answer.kind if isinstance(answer, KafkaException) else None
+
+    def authorize(self) -> list[Outcome]:
+        """One batch; a refusal answers every action of the batch."""
+        call = self._calls[self._next]
+        answer = self._take(Authorize)
+        assert isinstance(call, Authorize)
+        if isinstance(answer, KafkaException):
+            return [Outcome(AuthorizationResult.ERROR, answer.kind)] * len(call.actions)
+        return outcomes(answer, call.actions)
+
+    def by_type(self) -> Outcome:
+        return _by_type_outcome(self._take(AuthorizeByResourceType))
+
+    def acls(self) -> list[AclBinding]:
+        answer = self._take(ListAcls)
+        if isinstance(answer, KafkaException):
+            raise TargetCrashed(f"acls() refused: {answer.kind}: {answer}", "refused")
+        if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+            raise TargetCrashed(f"acls() returned {str(answer)[:200]} ({type(answer).__name__}), expected a list of AclBinding")
+        return list(answer)
+
+    def count(self) -> int:
+        answer = self._take(CountAcls)
+        if isinstance(answer, KafkaException):
+            raise TargetCrashed(f"acl_count() refused: {answer.kind}: {answer}", "refused")
+        if not isinstance(answer, int) or isinstance(answer, bool):
+            raise TargetCrashed(f"acl_count() returned {str(answer)[:200]} ({type(answer).__name__}), expected an int")
+        return answer
+
+
+def set_up_calls(config: Iterable[tuple[str, str]], acls: Iterable[tuple[str, AclBinding]], *,
+                 complete: bool = True) -> list[Call]:
+    """A fresh implementation configured, loaded with ``acls`` and (``complete``) its
+    initial load completed: the set-up every case starts with."""
+    calls: list[Call] = [Configure(tuple(config)), LoadSnapshot(tuple(acls))]
+    if complete:
+        calls.append(CompleteInitialLoad())
+    return calls
+
+
+@contextlib.contextmanager
+def run(make_target: Callable[[], AuthorizerUnderTest], calls: Sequence[Call]) -> Iterator[Replies]:
+    """A fresh target made, ``calls`` sent to it as one case, the target closed, and the
+    answers yielded to be met in order.  A failure to close is reported once every answer
+    was met without a divergence (a divergence is the more useful finding)."""
+    target = guarded("creating the target", make_target)
+    sent = tuple(calls)
+    try:
+        answered = guarded("the case", lambda: run_case(target, CaseRequest(sent)))
+    except TargetCrashed:
+        _close_quietly(target)
+        raise
+    closing: TargetCrashed | None = None
+    try:
+        guarded("close()", target.close)
+    except (TargetCrashed, KafkaException) as exc:
+        closing = exc if isinstance(exc, TargetCrashed) else TargetCrashed(f"close() refused: {exc}", "refused")
+    yield Replies(sent, answered)
+    if closing is not None:
+        raise closing
+
+
+def _close_quietly(target: AuthorizerUnderTest) -> None:
+    with contextlib.suppress(Exception):
+        target.close()
+
+
+# -- one call at a time (the stateful machine, which drives a live target step by step) ------------
+
+
+def authorize(target: AuthorizerUnderTest, context: RequestContext, actions: Sequence[Action]) -> list[Outcome]:
+    """One batch asked now; a Kafka-style error answers every action of the batch."""
     try:
         raw = guarded("authorize()", lambda: target.authorize(context, list(actions)))
     except KafkaException as exc:
         return [Outcome(AuthorizationResult.ERROR, exc.kind)] * len(actions)
-    return _outcomes(raw, actions)
+    return outcomes(raw, actions)
 
 
-def authorize_each(
-    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, Sequence[Action]]],
-    meanwhile: Callable[[], object] | None = None,
-) -> Iterator[list[Outcome]]:
-    """The answers to several batches, in order, as :func:`authorize` gives each.
-
-    A target with ``authorize_batches`` (the JSON-lines adapter) gets every batch in one
-    request: one round trip per case instead of one per question.  The answers are still
-    handed out one batch at a time, and a batch the implementation could not answer raises
-    only when its turn comes, so a divergence in an earlier batch is reported first, exactly
-    as when the batches are asked one by one.  Other targets are asked lazily, batch by batch.
-
-    ``meanwhile`` (the caller's own work, such as the reference's answers) is done when the
-    first answer is asked for: while a process target answers the request, before the first
-    question of any other target.  It is not done when asking fails first."""
-    batched = getattr(target, "authorize_batches", None)
-    work = _handed_over(target, batched, meanwhile)
-    if batched is None or not queries or (len(queries) < 2 and work is None):
-        for context, actions in queries:
-            yield authorize(target, context, actions)
-        return
-    sent = [(c, list(a)) for c, a in queries]
+def by_type(target: AuthorizerUnderTest, *args: Any) -> Outcome:
+    """One ``authorize_by_resource_type`` question asked now."""
     try:
-        answers: object = while_asking("authorize()", lambda w: batched(sent, **during(w)), work)
-    except KafkaException as exc:  # a refusal of the whole request answers every batch in it
-        answers = exc
-    yield from hand_out(answers, queries)
+        answer: object = guarded("authorize_by_resource_type()", lambda: target.authorize_by_resource_type(*args))
+    except KafkaException as exc:
+        answer = exc
+    return _by_type_outcome(answer)
 
 
-def while_asking(what: str, ask: Callable[[Callable[[], None] | None], T], meanwhile: Callable[[], object] | None) -> T:
-    """``guarded(what, ...)`` of a call into a process target that takes the caller's own work
-    to do while the implementation answers (``meanwhile=``, the JSON-lines adapter's pipelined
-    calls).  The work is done at most once, not when the call fails before it.  An exception
-    of the work is the kit's, raised as it is once the call has returned: never taken for the
-    target's failure, and never left inside the adapter's exchange."""
-    if meanwhile is None:
-        return guarded(what, lambda: ask(None))
-    failed: list[Exception] = []
-
-    def work() -> None:
-        try:
-            meanwhile()
-        except Exception as exc:
-            failed.append(exc)
-
-    try:
-        result = guarded(what, lambda: ask(work))
-    except Exception as exc:  # the target failed too: the kit's own error comes first
-        if failed:
-            raise failed[0] from exc
-        raise
-    if failed:
-        raise failed[0]
-    return result
-
-
-def hand_off(target: object, meanwhile: Callable[[], object] | None) -> Callable[[], object] | None:
-    """The work to hand to a pipelined call of ``target`` that has one (see :func:`_handed_over`)."""
-    return _handed_over(target, True, meanwhile)
-
-
-def _handed_over(target: object, batched: object, meanwhile: Callable[[], object] | None) -> Callable[[], object] | None:
-    """The work to hand to ``target``'s pipelined batch call, or None when there is none or
-    it has just been done here (a target that takes no work, or one without batch calls)."""
-    if meanwhile is not None and (batched is None or not takes_meanwhile(target)):
-        meanwhile()
-        return None
-    return meanwhile
-
-
-def takes_meanwhile(target: object) -> bool:
-    """Whether ``target``'s batch methods take ``meanwhile=`` (the JSON-lines adapter says so
-    with ``takes_meanwhile = True``); other targets, a user's in-process one with batch
-    methods of its own among them, are called as before and the work is done first."""
-    return getattr(target, "takes_meanwhile", False) is True
-
-
-def during(work: Callable[[], None] | None) -> dict[str, Callable[[], None]]:
-    """The ``meanwhile=`` keyword for a batched call, left out when there is no such work."""
-    return {} if work is None else {"meanwhile": work}
-
-
-def hand_out(answers: object, queries: Sequence[tuple[RequestContext, Sequence[Action]]]) -> Iterator[list[Outcome]]:
-    """Batch answers already read (``authorize_batches``' list, or the exception the whole
-    request stands for), handed out as :func:`authorize_each` does: each failure at its turn."""
-    if isinstance(answers, KafkaException):  # as authorize() answers a refused call: every action
-        for _, actions in queries:
-            yield [Outcome(AuthorizationResult.ERROR, answers.kind)] * len(actions)
-        return
-    if isinstance(answers, Exception):
-        yield guarded("authorize()", lambda: answered(answers))
-        return
-    if not isinstance(answers, list) or len(answers) != len(queries):
-        raise TargetCrashed(f"authorize_batches() returned {str(answers)[:200]}, expected {len(queries)} batch answers")
-    for (_, actions), answer in zip(queries, answers, strict=True):
-        if isinstance(answer, KafkaException):
-            yield [Outcome(AuthorizationResult.ERROR, answer.kind)] * len(actions)
-        elif isinstance(answer, Exception):
-            yield guarded("authorize()", lambda a=answer: answered(a))  # type: ignore[misc]
-        else:
-            yield _outcomes(answer, actions)
-
-
-def answered(outcome: T | BaseException) -> T:
-    """An answer read ahead (a pipelined write), or the exception it stands for, raised where
-    the call would have raised it."""
-    if isinstance(outcome, BaseException):
-        raise outcome
-    return outcome
-
-
-def _outcomes(raw: object, actions: Sequence[Action]) -> list[Outcome]:
+def outcomes(raw: object, actions: Sequence[Action]) -> list[Outcome]:
     """A batch's answers checked for shape: exactly one ALLOWED or DENIED per action."""
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
         raise TargetCrashed(f"authorize() returned {str(raw)[:200]} ({type(raw).__name__}), expected a list of "
@@ -214,43 +272,10 @@ _ANSWERS = {r: Outcome(r) for r in (AuthorizationResult.ALLOWED, AuthorizationRe
 """The two plain answers, built once (outcomes are frozen values)."""
 
 
-def by_type_each(
-    target: AuthorizerUnderTest, queries: Sequence[tuple[RequestContext, AclOperation, ResourceType]],
-    meanwhile: Callable[[], object] | None = None,
-) -> Iterator[Outcome]:
-    """The answers to several ``authorize_by_resource_type`` questions, in order, as
-    :func:`by_type` gives each.  A target with ``authorize_by_resource_type_batches`` (the
-    JSON-lines adapter) gets them in one request; a failure is raised only at its turn, so
-    an earlier divergence is reported first, as when asked one by one.  ``meanwhile`` as
-    in :func:`authorize_each`."""
-    batched = getattr(target, "authorize_by_resource_type_batches", None)
-    work = _handed_over(target, batched, meanwhile)
-    if batched is None or not queries or (len(queries) < 2 and work is None):
-        for query in queries:
-            yield by_type(target, *query)
-        return
-    sent = list(queries)
-    try:
-        answers: object = while_asking("authorize_by_resource_type()", lambda w: batched(sent, **during(w)), work)
-    except KafkaException as exc:  # a refusal of the whole request answers every query in it
-        answers = [exc] * len(queries)
-    if not isinstance(answers, list) or len(answers) != len(queries):
-        raise TargetCrashed(f"authorize_by_resource_type_batches() returned {str(answers)[:200]}, "
-                            f"expected {len(queries)} answers")
-    for read in answers:
-        yield _by_type_outcome(lambda a=read: answered(a))  # type: ignore[misc]
-
-
-def by_type(target: AuthorizerUnderTest, *args: object) -> Outcome:
-    return _by_type_outcome(lambda: target.authorize_by_resource_type(*args))  # type: ignore[arg-type]
-
-
-def _by_type_outcome(ask: Callable[[], object]) -> Outcome:
-    """One ``authorize_by_resource_type`` answer (asked now, or read ahead) as an Outcome."""
-    try:
-        answer = guarded("authorize_by_resource_type()", ask)
-    except KafkaException as exc:
-        return Outcome(AuthorizationResult.ERROR, exc.kind)
+def _by_type_outcome(answer: object) -> Outcome:
+    """One ``authorize_by_resource_type`` answer as an Outcome."""
+    if isinstance(answer, KafkaException):
+        return Outcome(AuthorizationResult.ERROR, answer.kind)
     if answer not in (AuthorizationResult.ALLOWED, AuthorizationResult.DENIED):
         raise TargetCrashed(
             f"authorize_by_resource_type() returned {answer!r}, expected ALLOWED or DENIED"

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import attrs
 
+from kafka_conformance.adapters.case import Authorize
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.cases import Scenario
-from kafka_conformance.authorizer.driver import CaseFailed
+from kafka_conformance.authorizer.driver import CaseFailed, set_up_calls
 from kafka_conformance.authorizer.report import Divergence
 from kafka_conformance.reference.acl.values import (
     AclPermissionType,
@@ -29,8 +30,6 @@ __all__ = [
 from kafka_conformance.authorizer.support import (
     CheckContext,
     answers_of,
-    close_target,
-    fresh_target,
     questions_of,
 )
 
@@ -92,23 +91,19 @@ def check_super_users(ctx: CheckContext, scenario: Scenario) -> None:
     config = dict(scenario.properties)
     config["super.users"] = ";".join(principals)
     promoted = attrs.evolve(scenario, properties=tuple(config.items()))
+    asked = [(query, tuple(a for a in query.actions if a.resource.pattern_type is PatternType.LITERAL))
+             for query in promoted.queries if str(query.context.principal) in principals]
+    asked = [(query, literal) for query, literal in asked if literal]
     for complete in (False, True):
-        target = fresh_target(ctx, promoted, complete=complete)
-        try:
-            if target is None:
+        calls = set_up_calls(promoted.properties, promoted.acls, complete=complete)
+        calls += [Authorize(query.context, literal) for query, literal in asked]
+        with driver.run(ctx.make_target, calls) as replies:
+            if not replies.set_up(complete=complete):
                 return
-            for query in promoted.queries:
-                if str(query.context.principal) not in principals:
-                    continue
-                literal = [a for a in query.actions if a.resource.pattern_type is PatternType.LITERAL]
-                if not literal:
-                    continue
-                for action, outcome in zip(literal, driver.authorize(target, query.context, literal), strict=True):
+            for query, literal in asked:
+                for action, outcome in zip(literal, replies.authorize(), strict=True):
                     if outcome.result is not AuthorizationResult.ALLOWED:
                         raise CaseFailed(Divergence(
                             "super-user-denied", f"authorize({query.context}, [{action}])", "ALLOWED", str(outcome),
                             f"{query.context.principal} is in super.users={config['super.users']!r}",
                             "" if complete else "before complete_initial_load()"))
-        finally:
-            close_target(target)
-

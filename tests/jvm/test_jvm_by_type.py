@@ -7,8 +7,8 @@ StandardAuthorizer; the ``authorize`` property checks that part against the
 reference first, so a by-type disagreement is Kafka's default against the
 reference's INTERFACE_DEFAULT model.
 
-Facts: memo ``/work/shared/spec/authorizer.md`` §3.1 (the default) and §3.4
-(worked examples, column D).
+Facts: ``reference/authorizer/by_resource_type.py`` (KIP-679's interface default, with its
+worked examples).
 """
 
 from __future__ import annotations

@@ -17,6 +17,18 @@ import pytest
 from listeners import listeners
 
 from kafka_conformance import check_authorizer
+from kafka_conformance.adapters.case import (
+    Apply,
+    Authorize,
+    CaseAnswers,
+    CaseRequest,
+    CompleteInitialLoad,
+    Configure,
+    CountAcls,
+    ListAcls,
+    LoadSnapshot,
+    run_by_calls,
+)
 from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer, parse_jvm_spec
 from kafka_conformance.adapters.jvm.jars import KafkaJars, fetch_jars, find_jars
 from kafka_conformance.adapters.jvm.session import JvmSession, shared_session, unavailable_reason
@@ -27,6 +39,7 @@ from kafka_conformance.reference.acl.filters import ANY_ACL
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
+from kafka_conformance.reference.authorizer.records import RemoveAcl
 from kafka_conformance.reference.errors import KafkaException
 
 JAVA_FIXTURES = Path(__file__).parent / "java"
@@ -109,24 +122,41 @@ def test_hosts_java_cannot_render_are_renamed_consistently(jvm: JvmSession) -> N
         target.close()
 
 
-def test_authorize_many_is_one_round_trip_of_single_calls(jvm: JvmSession) -> None:
-    target = JvmAuthorizer(jvm, LIST_AUTHORIZER)
+def test_a_whole_case_is_one_round_trip_and_answers_as_the_calls_do(jvm: JvmSession) -> None:
+    """run_case hosts, configures, loads, asks and closes in one py4j call; its answers are
+    the ones the calls give one by one, refusals as values; a refused configuration ends it."""
+    actions = tuple(Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, n)) for n in ("t", "tx", "u"))
+    root = RequestContext(parse_principal("User:root"))
+    alice = RequestContext(parse_principal("User:alice"))
+    acl = AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "t", "PREFIXED")
+    calls = (Configure((("super.users", "User:root"),)), LoadSnapshot((("a", acl),)), Authorize(root, actions),
+             Authorize(alice, actions), CompleteInitialLoad(), Authorize(alice, actions), Apply(RemoveAcl("nope")),
+             CountAcls(), ListAcls(ANY_ACL))
+    whole = JvmAuthorizer(jvm, LIST_AUTHORIZER)
+    answered = whole.run_case(CaseRequest(calls))
+    whole.close()
+    assert answered.failure is None
+    one = JvmAuthorizer(jvm, LIST_AUTHORIZER)
     try:
-        target.configure({"super.users": "User:root"})
-        target.load_snapshot({"a": AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "t", "PREFIXED")})
-        actions = [Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, n)) for n in ("t", "tx", "u")]
-        root = RequestContext(parse_principal("User:root"))
-        alice = RequestContext(parse_principal("User:alice"))
-        answers = target.authorize_many([(root, actions), (alice, actions)])
-        assert answers[0] == [AuthorizationResult.ALLOWED] * 3
-        assert isinstance(answers[1], KafkaException) and answers[1].kind == "not-ready"
-        target.complete_initial_load()
-        many = target.authorize_many([(alice, actions)] * 3)
-        assert many == [target.authorize(alice, actions)] * 3
+        assert _same(run_by_calls(one, CaseRequest(calls)), answered)
     finally:
-        target.close()
+        one.close()
+    assert answered.answers[2] == [AuthorizationResult.ALLOWED] * 3
+    assert isinstance(answered.answers[3], KafkaException) and answered.answers[3].kind == "not-ready"
+    assert answered.answers[5] == [AuthorizationResult.ALLOWED, AuthorizationResult.ALLOWED, AuthorizationResult.DENIED]
+    assert isinstance(answered.answers[6], KafkaException) and answered.answers[6].kind == "illegal-state"
+    assert answered.answers[7] == 1 and answered.answers[8] == [acl]
+    refused = JvmAuthorizer(jvm, LIST_AUTHORIZER).run_case(CaseRequest((Configure((("super.users", "nocolon"),)), *calls[1:])))
+    assert len(refused.answers) == 1 and isinstance(refused.answers[0], KafkaException) and refused.failure is None
     with pytest.raises(AdapterError, match="after close"):
-        target.acl_count()
+        whole.acl_count()
+
+
+def _same(a: CaseAnswers, b: CaseAnswers) -> bool:
+    """Equal answers, refusals compared by kind (exceptions are not equal by value)."""
+    def norm(x: object) -> object:
+        return ("refused", x.kind) if isinstance(x, KafkaException) else x
+    return [norm(x) for x in a.answers] == [norm(x) for x in b.answers] and a.failure is None and b.failure is None
 
 
 def test_close_targets_stops_the_shared_jvm(jvm: JvmSession) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from kafka_conformance.adapters.case import Authorize, CaseRequest, Configure
 from kafka_conformance.adapters.jsonlines.adapter import (
     SubprocessAuthorizer,
     close_shared_sessions,
@@ -95,7 +96,9 @@ def test_batch_errors_become_authorizer_errors(kind: str) -> None:
         with pytest.raises(AuthorizerError) as err:
             a.authorize(ALICE, [read(kind)])
         assert err.value.kind == kind and err.value.kafka_exception
-        answers = a.authorize_batches([(ALICE, [read(kind)]), (ALICE, [read(kind), read(kind)])])
+        a.reset()
+        case = CaseRequest((Configure(()), Authorize(ALICE, (read(kind),)), Authorize(ALICE, (read(kind), read(kind)))))
+        answers = a.run_case(case).answers[1:]
         assert [getattr(x, "kind", None) for x in answers] == [kind, kind]
     finally:
         a.close()
@@ -326,8 +329,8 @@ def test_requests_are_one_line_each_and_json(tmp_path: Path) -> None:
     """))
     a = SubprocessAuthorizer([sys.executable, str(recorder)], timeout=5)
     try:
-        a.configure({"allow.everyone.if.no.acl.found": "true"})
-        a.authorize_batches([(ALICE, [read()]), (ALICE, [read(), read("y")])])
+        a.run_case(CaseRequest((Configure((("allow.everyone.if.no.acl.found", "true"),)),
+                                Authorize(ALICE, (read(),)), Authorize(ALICE, (read(), read("y"))))))
     finally:
         a.close()
     ops = [json.loads(line)["op"] for line in log.read_text().splitlines()]
