@@ -33,6 +33,7 @@ import org.apache.kafka.server.authorizer.Authorizer;
 
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -81,22 +82,47 @@ public final class KafkaConformanceShim {
      * tokens (an argument that is itself encoded is one token). The answer is a token for hosting,
      * then one per call made (what that entry point answers), then one for close. A refused
      * configuration ends the case, as it ends a broker's start.
+     *
+     * With {@code reuse} (Kafka's own AclAuthorizer only, whose whole state is its ACLs), an instance
+     * configured with the same properties (apart from {@code zookeeper.connect}) by an earlier case is
+     * taken instead of a new one, its configure() answered as it was then, and after the case it is
+     * emptied (deleteAcls of every ACL, checked empty) and kept for the next: it saves the two
+     * ZooKeeper sessions each new AclAuthorizer opens and closes.
      */
-    public static String runCase(String className, String encoded) {
+    public static String runCase(String className, String encoded, boolean reuse) {
         Codec.Writer out = new Codec.Writer();
-        KafkaConformanceShim shim;
-        try {
-            shim = host(className);
-        } catch (Throwable t) {
-            return out.str(Codec.error(t)).toString();
-        }
-        out.str(OK);
         Codec.Reader r = new Codec.Reader(encoded);
+        String key = null;
+        KafkaConformanceShim shim = null;
+        if (reuse && r.more()) {
+            Codec.Reader peek = new Codec.Reader(encoded);
+            if ("configure".equals(peek.str())) {
+                key = className + "\u0000" + withoutConnect(peek.str());
+                synchronized (IDLE) {
+                    ArrayDeque<KafkaConformanceShim> idle = IDLE.get(key);
+                    shim = idle == null ? null : idle.poll();
+                }
+            }
+        }
+        boolean configured = false;
+        if (shim != null) {
+            r.str();
+            r.str();
+            out.str(OK).str(OK);  // hosted, and configured as the same properties were before
+            configured = true;
+        } else {
+            try {
+                shim = host(className);
+            } catch (Throwable t) {
+                return out.str(Codec.error(t)).toString();
+            }
+            out.str(OK);
+        }
         while (r.more()) {
             String op = r.str();
             String answer;
             switch (op) {
-                case "configure": answer = shim.configure(r.str()); break;
+                case "configure": answer = shim.configure(r.str()); configured = answer.startsWith(OK); break;
                 case "load": answer = shim.loadSnapshot(r.str()); break;
                 case "add": answer = shim.addAcl(r.str(), r.str()); break;
                 case "remove": answer = shim.removeAcl(r.str()); break;
@@ -108,11 +134,48 @@ public final class KafkaConformanceShim {
                 default: answer = Codec.error(new IllegalArgumentException("unknown call " + op));
             }
             out.str(answer);
-            if (op.equals("configure") && !answer.startsWith(OK)) {
+            if (op.equals("configure") && !configured) {
                 break;
             }
         }
+        if (key != null && configured && shim.emptied()) {
+            synchronized (IDLE) {
+                IDLE.computeIfAbsent(key, k -> new ArrayDeque<>()).push(shim);
+            }
+            return out.str(OK).toString();
+        }
         return out.str(shim.close()).toString();
+    }
+
+    private static final Map<String, ArrayDeque<KafkaConformanceShim>> IDLE = new HashMap<>();
+
+    /** The encoded properties without {@code zookeeper.connect}: each case gets a chroot of its own,
+     *  and a reused instance keeps the one it was configured with. */
+    private static String withoutConnect(String encodedProperties) {
+        Codec.Reader r = new Codec.Reader(encodedProperties);
+        Codec.Writer w = new Codec.Writer();
+        while (r.more()) {
+            String name = r.str();
+            String value = r.str();
+            if (!"zookeeper.connect".equals(name)) {
+                w.str(name).str(value);
+            }
+        }
+        return w.toString();
+    }
+
+    /** Every ACL deleted through the admin path, and none left: ready for another case. */
+    private boolean emptied() {
+        if (!driver.equals("plain")) {
+            return false;
+        }
+        try {
+            await(authorizer.deleteAcls(RequestContext.admin(31), List.of(AclBindingFilter.ANY)));
+            plainIds.clear();
+            return !authorizer.acls(AclBindingFilter.ANY).iterator().hasNext();
+        } catch (Throwable t) {
+            return false;
+        }
     }
 
     /** driver, overrides aclCount?, overrides authorizeByResourceType?, class name. */

@@ -58,7 +58,8 @@ from kafka_conformance.reference.acl.values import AclBinding, AclOperation, Res
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.authorizer.records import AclRecord, AddAcl
-from kafka_conformance.reference.errors import KafkaException
+from kafka_conformance.reference.errors import AclValueError, KafkaException
+from kafka_conformance.reference.releases import DEFAULT_VERSION, KafkaVersion, known_release
 
 __all__ = [
     "BUILTIN_TARGETS",
@@ -84,12 +85,16 @@ class JvmAuthorizer:
     """One hosted Java authorizer: a fresh Java instance in a shared JVM."""
 
     def __init__(self, session: JvmSession, class_name: str, *, capabilities: Capabilities | None = None,
-                 by_type: ByTypeVariant | None = None, extra_config: Mapping[str, str] | None = None) -> None:
+                 by_type: ByTypeVariant | None = None, extra_config: Mapping[str, str] | None = None,
+                 reuse: bool = False) -> None:
         self.session = session
         self.class_name = class_name
         self._shim: Any = None
         """The hosted Java object, made on the first call one at a time (a case run whole hosts
         its own inside the JVM)."""
+        self._reuse = reuse
+        """A whole case may take an instance an earlier case left configured the same way and
+        emptied (``runCase``'s ``reuse``): only for Kafka's own AclAuthorizer, whose state is its ACLs."""
         self._closed = False
         self._close_failure: Exception | None = None
         self._caps = capabilities
@@ -123,7 +128,8 @@ class JvmAuthorizer:
                 ByTypeVariant.GROUND_TRUTH if overrides_by_type else ByTypeVariant.INTERFACE_DEFAULT
             )
             self._caps = Capabilities(
-                by_type_variant=variant, acl_count=count, not_ready_state=driver in ("list", "metadata")
+                version=_release_on(self.session), by_type_variant=variant, acl_count=count,
+                not_ready_state=driver in ("list", "metadata"),
             )
         return self._caps
 
@@ -140,7 +146,7 @@ class JvmAuthorizer:
         memo: dict[int, str] = {}  # a record log asks the same question objects after every step
         payload = "".join(self._encoded(call, memo) for call in request.calls)
         try:
-            answered = str(self.session.run_case(self.class_name, payload))
+            answered = str(self.session.run_case(self.class_name, payload, self._reuse))
         except Py4JError as exc:
             return CaseAnswers((), self.session.crashed("the case", exc))
         tokens = list(decode_tokens(answered))
@@ -260,6 +266,15 @@ class JvmAuthorizer:
             self.session.detach(shim)
 
 
+def _release_on(session: JvmSession) -> KafkaVersion:
+    """The Kafka release whose jars the JVM runs (``AppInfoParser``), where the kit models it:
+    a Java authorizer built on Kafka 4.3.1's classes claims 4.3.1.  Otherwise the default."""
+    try:
+        return known_release(session.kafka_version)
+    except (AclValueError, ValueError):
+        return DEFAULT_VERSION
+
+
 def _snapshot(acls: Mapping[str, AclBinding]) -> str:
     return "".join(tok(i) + enc_binding(b) for i, b in acls.items())
 
@@ -281,29 +296,58 @@ def _results(payload: str, expected: int, what: str) -> list[AuthorizationResult
 class JvmSpec:
     class_name: str
     classpath: tuple[str, ...] = ()
+    """The user's classpath, ``jar=`` files first, then ``classpath=`` entries."""
     by_type: ByTypeVariant | None = None
+    jars: tuple[str, ...] = ()
+    classpath_given: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> str:
+        """The part after ``jvm:``, complete (a classpath from the environment written in), so that
+        a saved case runs again with nothing else set."""
+        options = [f"jar={j}" for j in self.jars]
+        if self.classpath_given:
+            options.append("classpath=" + os.pathsep.join(self.classpath_given))
+        if self.by_type is not None:
+            options.append(f"by-type={self.by_type.value}")
+        return ",".join([self.class_name, *options])
+
+
+_JVM_GRAMMAR = "jvm:CLASS[,jar=FILE.jar ...][,classpath=PATHS][,by-type=default|acl|truth]"
 
 
 def parse_jvm_spec(rest: str) -> JvmSpec:
-    """``CLASS[,classpath=PATHS][,by-type=VARIANT]`` (the part after ``jvm:``)."""
+    """``CLASS[,jar=FILE][,classpath=PATHS][,by-type=VARIANT]`` (the part after ``jvm:``).
+
+    ``jar=`` (repeatable) names a jar that must exist; ``classpath=`` (or, without it,
+    ``$KAFKA_CONFORMANCE_CLASSPATH``) is a list of entries separated as the platform
+    separates paths, ``DIR/*`` meaning every jar in ``DIR`` as for ``java``."""
     class_name, *options = rest.split(",")
     if not class_name.strip():
-        raise ValueError("expected jvm:CLASS[,classpath=PATHS][,by-type=default|acl|truth]")
+        raise ValueError(f"expected {_JVM_GRAMMAR}")
     classpath = os.environ.get(CLASSPATH_ENV, "")
     by_type = None
+    jars: list[str] = []
     for option in options:
         key, sep, value = option.partition("=")
-        if key.strip() == "classpath" and sep:
+        key = key.strip()
+        if key == "classpath" and sep:
             classpath = value
-        elif key.strip() == "by-type" and sep:
+        elif key == "jar" and sep:
+            path = os.path.abspath(os.path.expanduser(value.strip()))
+            if not os.path.isfile(path):
+                raise ValueError(f"jar={value.strip()}: no such file (build it first, for example with mvn package)")
+            jars.append(path)
+        elif key == "by-type" and sep:
             by_type = ByTypeVariant.parse(value)
         else:
-            raise ValueError(f"unknown jvm target option {option!r}; expected classpath=PATHS or by-type=VARIANT")
-    return JvmSpec(class_name.strip(), tuple(p for p in classpath.split(os.pathsep) if p), by_type)
+            raise ValueError(f"unknown jvm target option {option.strip()!r}; expected {_JVM_GRAMMAR}")
+    given = tuple(p for p in classpath.split(os.pathsep) if p)
+    return JvmSpec(class_name.strip(), (*jars, *given), by_type, tuple(jars), given)
 
 
-def jvm_factory(rest: str) -> Callable[[], JvmAuthorizer]:
-    spec = parse_jvm_spec(rest)
+def jvm_factory(rest: str | JvmSpec) -> Callable[[], JvmAuthorizer]:
+    spec = parse_jvm_spec(rest) if isinstance(rest, str) else rest
 
     def factory() -> JvmAuthorizer:
         return JvmAuthorizer(shared_session(spec.classpath), spec.class_name, by_type=spec.by_type)

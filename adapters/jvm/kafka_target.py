@@ -76,7 +76,8 @@ def kafka_factory(rest: str) -> tuple[Callable[[], JvmAuthorizer], Capabilities,
         if not sessions or not sessions[0].alive:
             sessions[:] = [shared_session(jars, standalone=True)]
         session = sessions[0]
-        extra = {"zookeeper.connect": session.zookeeper_connect()} if release.flavour is Flavour.ACL else {}
-        return JvmAuthorizer(session, release.class_name, capabilities=caps, extra_config=extra)
+        acl = release.flavour is Flavour.ACL
+        extra = {"zookeeper.connect": session.zookeeper_connect()} if acl else {}
+        return JvmAuthorizer(session, release.class_name, capabilities=caps, extra_config=extra, reuse=acl)
 
     return factory, caps, release

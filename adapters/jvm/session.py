@@ -142,7 +142,7 @@ class JvmSession:
         for part in SHIM_CLASS.split("."):
             shim = getattr(shim, part)
         self._host: Callable[[str], Any] = shim.host
-        self.run_case: Callable[[str, str], str] = shim.runCase
+        self.run_case: Callable[[str, str, bool], str] = shim.runCase
         """A whole case in one round trip (``KafkaConformanceShim.runCase``)."""
         self.kafka_version: str = str(shim.kafkaVersion())
         filters = self._gateway.jvm.kafka_conformance.jvm.FilterCheck

@@ -106,7 +106,7 @@ def check_authorizer(
     run_settings = Settings(base, **overrides)  # type: ignore[arg-type]
     started = time.monotonic()
     results: list[PropertyResult] = []
-    column = f"authorizer {resolved.spec}, Kafka {caps.profile()}"
+    column = f"authorizer {resolved.label}, Kafka {caps.profile()}"
     planned = run_settings.max_examples
     for prop in selected:
         if stop_at_first_failure and any(r.status in (Status.FAILED, Status.ERROR) for r in results):
@@ -138,6 +138,7 @@ def check_authorizer(
         results = _complete_domain(ctx, results, mode, seed, resolved, failures_dir)
     return Report(
         target=resolved.spec,
+        label=resolved.label,
         profile=str(caps.profile()),
         seed=seed,
         results=tuple(results),

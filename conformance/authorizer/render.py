@@ -57,7 +57,7 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]
 
 def to_text(report: Report) -> str:
     out = [
-        f"kafka-conformance authorizer suite: target {report.target}, Kafka {report.profile}, "
+        f"kafka-conformance authorizer suite: target {report.name}, Kafka {report.profile}, "
         f"{seed_text(report.seed)}"
     ]
     for r in report.results:
@@ -79,7 +79,7 @@ def to_text(report: Report) -> str:
         out.append("coverage notes:")
         out += [f"  {line}" for line in notes]
     examples = sum(r.examples for r in report.results)
-    out.append(verdict_line(report.verdict.value, target=f"{report.target}, Kafka {report.profile}", seed=report.seed,
+    out.append(verdict_line(report.verdict.value, target=f"{report.name}, Kafka {report.profile}", seed=report.seed,
                             examples=examples, seconds=report.duration_s))
     return "\n".join(out)
 
@@ -133,7 +133,7 @@ def to_json(report: Report) -> dict[str, Any]:
 def to_junit_xml(report: Report) -> str:
     suite = ET.Element(
         "testsuite",
-        name=f"kafka-conformance authorizer {report.target}",
+        name=f"kafka-conformance authorizer {report.name}",
         tests=str(len(report.results)),
         failures=str(sum(r.status is Status.FAILED for r in report.results)),
         errors=str(sum(r.status is Status.ERROR for r in report.results)),

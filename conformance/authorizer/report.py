@@ -89,6 +89,7 @@ class PropertyResult:
 @attrs.frozen
 class Report:
     target: str
+    """The full target spec, as given (what a saved case and the JSON report keep to run it again)."""
     profile: str
     seed: int | None
     results: tuple[PropertyResult, ...]
@@ -101,6 +102,12 @@ class Report:
     """Input classes that apply to the target and that the run never reached."""
     out_of_scope: tuple[str, ...] = ()
     duration_s: float = 0.0
+    label: str = ""
+    """The target as a person reads it (:func:`~kafka_conformance.authorizer.targets.short_label`)."""
+
+    @property
+    def name(self) -> str:
+        return self.label or self.target
 
     @property
     def verdict(self) -> Verdict:

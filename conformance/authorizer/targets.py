@@ -46,7 +46,8 @@ from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import DEFAULT_VERSION, known_release
 
-__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "resolve_target"]
+__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "resolve_target",
+           "short_label"]
 
 ENTRY_POINT_GROUP = "kafka_conformance.targets"  # a public name: third parties register under it
 
@@ -63,6 +64,25 @@ class Target:
 
     def make(self) -> AuthorizerUnderTest:
         return self.factory()
+
+    @property
+    def label(self) -> str:
+        """The target as a person reads it in progress lines and verdicts (the full spec stays in
+        the JSON report and in saved cases): see :func:`short_label`."""
+        return short_label(self.spec)
+
+
+def short_label(spec: str) -> str:
+    """A spec short enough to read: a ``jvm:`` target by its class's simple name and the jar
+    it comes from (a classpath can be kilobytes long), any other spec as it is, cut at 80
+    characters."""
+    kind, _, rest = spec.partition(":")
+    if kind == "jvm" and rest:
+        class_name, *options = rest.split(",")
+        label = f"jvm:{class_name.strip().rsplit('.', 1)[-1]}"
+        jars = [os.path.basename(o.partition("=")[2]) for o in options if o.strip().startswith("jar=")]
+        return label + (f" ({', '.join(jars)})" if jars else "")
+    return spec if len(spec) <= 80 else spec[:77] + "..."
 
 
 def close_targets() -> None:
@@ -206,29 +226,30 @@ def _load_factory(spec: str, path: str) -> Callable[[], object]:
 
 def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> Target:
     """Check the adapter the factory makes, and bound every call into the adapters it will make."""
+    label = short_label(spec)
     def timed() -> AuthorizerUnderTest:
-        made = call_within(factory, timeout, f"target {spec!r}: the factory")
+        made = call_within(factory, timeout, f"target {label!r}: the factory")
         return made if isinstance(made, ReferenceTarget) else TimedAdapter(made, timeout)
 
     try:
         sample = call_within(factory, timeout, "the factory")
     except AdapterError as exc:
-        raise TargetError(f"target {spec!r}: {exc}") from None
+        raise TargetError(f"target {label!r}: {exc}") from None
     except Exception as exc:
-        raise TargetError(f"target {spec!r}: the factory raised {type(exc).__name__}: {str(exc)[:300]}") from None
+        raise TargetError(f"target {label!r}: the factory raised {type(exc).__name__}: {str(exc)[:300]}") from None
     try:
-        validate_adapter(sample, where=f"target {spec!r} ({type(sample).__name__})")
+        validate_adapter(sample, where=f"target {label!r} ({type(sample).__name__})")
         adapter = TimedAdapter(sample, timeout)
         caps = adapter.capabilities()
         if not isinstance(caps, Capabilities):
-            raise TargetError(f"target {spec!r}: capabilities() must return a Capabilities, got {str(caps)[:200]}")
+            raise TargetError(f"target {label!r}: capabilities() must return a Capabilities, got {str(caps)[:200]}")
         adapter.close()
     except AdapterError as exc:
-        raise TargetError(f"target {spec!r}: {exc}" if spec not in str(exc) else str(exc)) from None
+        raise TargetError(f"target {label!r}: {exc}" if label not in str(exc) else str(exc)) from None
     except TargetError:
         raise
     except Exception as exc:
-        raise TargetError(f"target {spec!r}: setting up the target raised {type(exc).__name__}: {str(exc)[:300]}") from None
+        raise TargetError(f"target {label!r}: setting up the target raised {type(exc).__name__}: {str(exc)[:300]}") from None
     return Target(spec, timed, caps)
 
 
@@ -255,13 +276,27 @@ _JVM_BUILTINS = {"kafka-default-by-type": "Kafka 4.3.0's real authorizeByResourc
 
 def _jvm(spec: str, rest: str, timeout: float) -> Target:
     """``jvm:CLASS`` or a JVM built-in: one JVM serves every case (a fresh Java object
-    each); it is stopped at interpreter exit."""
+    each); it is stopped at interpreter exit.  The JVM is started (and the shim compiled,
+    and Kafka's jars fetched on first use) before any call is timed: ``--timeout`` bounds
+    the calls into the authorizer, never the set-up of the machine that hosts it.  A
+    classpath taken from the environment is written into the spec, so that a saved case
+    runs again without it."""
     from kafka_conformance.adapters.jvm import adapter as jvm_adapter
+    from kafka_conformance.adapters.jvm.session import JvmUnavailable
 
+    label = short_label(spec)
     try:
-        factory = jvm_adapter.builtin_factory(spec) if spec in _JVM_BUILTINS else jvm_adapter.jvm_factory(rest)
-    except ValueError as exc:
-        raise TargetError(f"target {spec!r}: {exc}") from exc
+        if spec in _JVM_BUILTINS:
+            factory = jvm_adapter.builtin_factory(spec)
+        else:
+            parsed = jvm_adapter.parse_jvm_spec(rest)
+            spec = f"jvm:{parsed.spec}"
+            factory = jvm_adapter.jvm_factory(parsed)
+        factory().close()
+    except (ValueError, JvmUnavailable) as exc:
+        raise TargetError(f"{exc} (target {label!r})") from exc
+    except AdapterError as exc:
+        raise TargetError(f"{exc} (target {label!r})") from exc
     return _from_factory(spec, factory, timeout)
 
 

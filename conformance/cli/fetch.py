@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-__all__ = ["add_arguments", "kafka_target_rows", "run"]
+__all__ = ["add_arguments", "add_classpath_arguments", "classpath", "kafka_target_rows", "run"]
 
 _CLIENTS_NAMES = ("kafka-clients", "kafka-default-by-type", "java")
 
@@ -30,6 +30,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="every broker release the kit has pinned (kafka-broker:VERSION), for the release sweep")
     parser.add_argument("--update-lock", action="store_true",
                         help="maintainers: resolve again and write the sums into the kit's jars.lock.json")
+
+
+def add_classpath_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="TARGET",
+                        help="kafka:VERSION[:standard|acl] (that release's authorizer jars) or kafka-clients")
+
+
+def classpath(args: argparse.Namespace) -> int:
+    """Print the absolute paths of a release's jars, separated as the platform separates a
+    classpath: what ``javac -cp``, ``java -cp`` and a ``jvm:CLASS,classpath=...`` target take.
+    (Maven leaves the jars in nested folders, so ``DIR/*`` would miss most of them.)  The jars
+    are fetched first where they are not in the cache; what the fetch says goes to stderr."""
+    import os
+
+    from kafka_conformance.adapters.jvm.maven import Artifact, JarError, cached_jars, fetch_artifact
+
+    try:
+        ((name, artifact),) = _artifacts(argparse.Namespace(targets=[args.target], all=False, all_brokers=False))
+    except ValueError as exc:
+        print(f"kafka-conformance: error: classpath: {exc}", file=sys.stderr)
+        return 2
+    assert isinstance(artifact, Artifact)
+    try:
+        jars = cached_jars(artifact) or fetch_artifact(
+            artifact, log=lambda m: print(f"{name}: {m}", file=sys.stderr, flush=True))
+    except JarError as exc:
+        print(f"kafka-conformance: error: classpath {name}: {exc}", file=sys.stderr, flush=True)
+        return 2
+    print(os.pathsep.join(str(j.resolve()) for j in jars))
+    return 0
 
 
 def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:

@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
     cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
     cli_fetch.add_arguments(sub.add_parser("fetch", help="fetch the jars of real-Kafka targets from Maven, checked against the lock"))
+    cli_fetch.add_classpath_arguments(sub.add_parser(
+        "classpath", help="print the classpath of a release's jars (fetched if needed), for javac, java and jvm: targets"))
     cli_kafka_versions.add_arguments(
         sub.add_parser("kafka-versions", help="Apache Kafka's own authorizers of every release judging the reference")
     )
@@ -208,10 +210,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from kafka_conformance.cli import selftest as cli_selftest
 
         return cli_selftest.run(args)
-    if args.command == "fetch":
+    if args.command in ("fetch", "classpath"):
         from kafka_conformance.cli import fetch as cli_fetch
 
-        return cli_fetch.run(args)
+        return cli_fetch.run(args) if args.command == "fetch" else cli_fetch.classpath(args)
     if args.command == "replay":
         return _replay(args)
     if args.command in ("explain", "explain-config", "explain-format"):
