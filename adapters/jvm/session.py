@@ -212,13 +212,13 @@ class JvmSession:
             with contextlib.suppress(Exception):  # the JVM may already be gone; stopping it is what matters
                 gateway.close()
         if proc is not None:
+            # The JVM holds nothing to save (ZooKeeper's data is a temporary folder, removed above),
+            # and its orderly exit takes 0.37 s on every run, whatever it ran: it is killed.
             if proc.stdin is not None:
-                proc.stdin.close()  # --die-on-broken-pipe: the JVM exits
-            try:
-                proc.wait(timeout=10)
-            except Exception:
+                proc.stdin.close()
+            with contextlib.suppress(OSError):
                 proc.kill()
-                proc.wait(timeout=10)
+            proc.wait(timeout=10)
             stop_tagged(OWNER_VAR, self._owner)
 
     def __enter__(self) -> JvmSession:
