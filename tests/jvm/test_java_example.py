@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from kafka_conformance.adapters.jvm.session import unavailable_reason
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "java_authorizer"
 SOURCE = Path("src/main/java/com/example/CachingAuthorizer.java")
 JAR = "target/caching-authorizer-1.0.jar"
 
-pytestmark = pytest.mark.skipif(shutil.which("mvn") is None, reason="Maven (mvn) is not installed")
+_WHY_NOT = unavailable_reason() or (None if shutil.which("mvn") else "Maven (mvn) is not installed")
+pytestmark = pytest.mark.skipif(_WHY_NOT is not None, reason=f"the Java walk cannot run here: {_WHY_NOT}")
 
 
 def kit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
