@@ -174,11 +174,20 @@ class TimedAdapter:
         return self._call("acl_count")
 
     def run_case(self, request: CaseRequest) -> CaseAnswers:
-        """A target with a ``run_case`` of its own has the whole case bounded by the timeout;
-        any other is run call by call, each call bounded."""
-        if isinstance(self._inner, CaseRunner):
-            return self._call("run_case", request)
-        return run_by_calls(self, request)
+        """A target with a ``run_case`` of its own has the whole case bounded, by the timeout
+        once for every call it holds (what the calls one by one would have been allowed); any
+        other is run call by call, each call bounded."""
+        if not isinstance(self._inner, CaseRunner):
+            return run_by_calls(self, request)
+        if self._stuck is not None:
+            raise AdapterError("timeout", f"run_case() not called: {self._stuck}() gave no answer earlier")
+        seconds = self._timeout * max(1, len(request.calls))
+        try:
+            return call_within(self._inner.run_case, seconds, f"the case ({len(request.calls)} calls)", request)
+        except AdapterError as exc:
+            if exc.kind == "timeout":
+                self._stuck = "run_case"
+            raise
 
     def close(self) -> None:
         if self._stuck is None:  # a stuck target is not asked again, not even to close

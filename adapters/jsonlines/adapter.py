@@ -187,6 +187,10 @@ class SubprocessAuthorizer:
                 got = self._read_answers(op, params, calls, response)
             except AdapterError as exc:
                 return CaseAnswers(tuple(answers), exc)
+            broken = next((n for n, a in enumerate(got) if isinstance(a, AdapterError)), None)
+            if broken is not None:  # a batch the implementation could not answer: the case ends at it
+                answers += got[:broken]
+                return CaseAnswers(tuple(answers), got[broken])  # type: ignore[arg-type]
             answers += got
             if op == "configure" and got[0] is not None:  # a refused configuration ends the case
                 return CaseAnswers(tuple(answers))
@@ -228,8 +232,10 @@ class SubprocessAuthorizer:
 
     def _read_answers(self, op: str, params: dict[str, Any], calls: Sequence[Call],
                       response: dict[str, Any]) -> list[object]:
-        """One response as the answers of its calls (a value or a refusal each); an answer
-        that cannot be read raises :class:`AdapterError`."""
+        """One response as the answers of its calls: per call, a value, a refusal, or the
+        :class:`AdapterError` its own error entry stands for (an error kind the protocol does
+        not define), so that the batches before it keep their answers; a response that cannot
+        be read at all raises :class:`AdapterError`."""
         try:
             result = self.session.unwrap(response, op, params.get("properties"))
         except KafkaException as exc:  # a refusal of the whole request answers every call in it
@@ -249,14 +255,7 @@ class SubprocessAuthorizer:
                 decoded = [None]
         except WireError as exc:
             raise self._malformed(op, exc) from None
-        out: list[object] = []
-        for answer in decoded:
-            if isinstance(answer, WireErrorInfo):
-                answer = self.session.error(answer, op)
-                if isinstance(answer, AdapterError):
-                    raise answer
-            out.append(answer)
-        return out
+        return [self.session.error(a, op) if isinstance(a, WireErrorInfo) else a for a in decoded]
 
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
         return self._one("authorize", Authorize(context, tuple(actions)))  # type: ignore[return-value]

@@ -98,13 +98,11 @@ public final class KafkaConformanceShim {
             Codec.Reader peek = new Codec.Reader(encoded);
             if ("configure".equals(peek.str())) {
                 key = className + "\u0000" + withoutConnect(peek.str());
-                synchronized (IDLE) {
-                    ArrayDeque<KafkaConformanceShim> idle = IDLE.get(key);
-                    shim = idle == null ? null : idle.poll();
-                }
+                shim = takeIdle(key);
             }
         }
         boolean configured = false;
+        boolean clean = true;  // every answer a value or a refusal Kafka defines: nothing half-done
         if (shim != null) {
             r.str();
             r.str();
@@ -134,20 +132,65 @@ public final class KafkaConformanceShim {
                 default: answer = Codec.error(new IllegalArgumentException("unknown call " + op));
             }
             out.str(answer);
+            clean &= answer.startsWith(OK) || isRefusal(answer);
             if (op.equals("configure") && !configured) {
                 break;
             }
         }
-        if (key != null && configured && shim.emptied()) {
-            synchronized (IDLE) {
-                IDLE.computeIfAbsent(key, k -> new ArrayDeque<>()).push(shim);
-            }
+        if (key != null && configured && clean && shim.emptied()) {
+            keepIdle(key, shim);
             return out.str(OK).toString();
         }
         return out.str(shim.close()).toString();
     }
 
-    private static final Map<String, ArrayDeque<KafkaConformanceShim>> IDLE = new HashMap<>();
+    /** Idle instances by configuration, the least recently used first; at most {@link #MAX_IDLE} in all
+     *  (each holds ZooKeeper sessions and threads), the least recently used closed to make room. */
+    private static final LinkedHashMap<String, ArrayDeque<KafkaConformanceShim>> IDLE = new LinkedHashMap<>(16, 0.75f, true);
+    private static final int MAX_IDLE = 16;
+    private static int idleCount;
+
+    private static KafkaConformanceShim takeIdle(String key) {
+        synchronized (IDLE) {
+            ArrayDeque<KafkaConformanceShim> idle = IDLE.get(key);
+            KafkaConformanceShim shim = idle == null ? null : idle.poll();
+            if (shim != null) {
+                idleCount--;
+            }
+            if (idle != null && idle.isEmpty()) {
+                IDLE.remove(key);
+            }
+            return shim;
+        }
+    }
+
+    private static void keepIdle(String key, KafkaConformanceShim shim) {
+        List<KafkaConformanceShim> evicted = new ArrayList<>();
+        synchronized (IDLE) {
+            IDLE.computeIfAbsent(key, k -> new ArrayDeque<>()).push(shim);
+            idleCount++;
+            while (idleCount > MAX_IDLE) {
+                Map.Entry<String, ArrayDeque<KafkaConformanceShim>> eldest = IDLE.entrySet().iterator().next();
+                evicted.add(eldest.getValue().pollLast());
+                idleCount--;
+                if (eldest.getValue().isEmpty()) {
+                    IDLE.remove(eldest.getKey());
+                }
+            }
+        }
+        for (KafkaConformanceShim old : evicted) {
+            old.close();
+        }
+    }
+
+    /** An error answer of a kind Kafka defines (a refusal), not the authorizer failing. */
+    private static boolean isRefusal(String answer) {
+        if (!answer.startsWith("!")) {
+            return false;
+        }
+        String kind = new Codec.Reader(answer.substring(1)).str();
+        return kind != null && !kind.isEmpty() && !kind.equals("unrepresentable");
+    }
 
     /** The encoded properties without {@code zookeeper.connect}: each case gets a chroot of its own,
      *  and a reused instance keeps the one it was configured with. */

@@ -149,13 +149,19 @@ class JvmAuthorizer:
             answered = str(self.session.run_case(self.class_name, payload, self._reuse))
         except Py4JError as exc:
             return CaseAnswers((), self.session.crashed("the case", exc))
-        tokens = list(decode_tokens(answered))
+        tokens = list(decode_tokens(answered))  # hosting, one per call made, closing
         try:
             raise_for(tokens[0] or "", f"hosting {self.class_name}")
         except Exception as exc:
             return CaseAnswers((), exc)
+        if len(tokens) < 2:
+            return CaseAnswers((), AdapterError("malformed-answer", f"the shim answered the case with {answered[:200]!r}"))
+        try:
+            raise_for(tokens[-1] or "", "close()")
+        except Exception as exc:  # met by the kit when it closes this adapter, after the answers
+            self._close_failure = exc
         answers: list[object] = []
-        for call, token in zip(request.calls, tokens[1:], strict=False):
+        for call, token in zip(request.calls, tokens[1:-1], strict=False):
             what = _WHAT[type(call)]
             try:
                 answers.append(self._decode(call, raise_for(token or "", what), what))
@@ -167,10 +173,6 @@ class JvmAuthorizer:
                 return CaseAnswers(tuple(answers), exc)
         if len(answers) < len(request.calls):
             return CaseAnswers(tuple(answers), AdapterError("malformed-answer", "the shim answered fewer calls than sent"))
-        try:
-            raise_for(tokens[-1] or "", "close()")
-        except Exception as exc:  # met by the kit when it closes this adapter, after the answers
-            self._close_failure = exc
         return CaseAnswers(tuple(answers))
 
     def _encoded(self, call: Call, memo: dict[int, str]) -> str:

@@ -309,3 +309,38 @@ def test_single_questions_still_work_for_step_by_step_callers() -> None:
         assert adapter.authorize_by_resource_type(ALICE, AclOperation.READ, ResourceType.TOPIC) is DENIED
     finally:
         adapter.close()
+
+
+def test_a_batch_the_process_could_not_answer_ends_the_case_there_and_keeps_the_batches_before(
+        session: tuple[ImplementationSession, list[list[str]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """One request carries three batches; the third is answered with an error kind the protocol
+    does not define: the first two answers stand, the failure is met at the third."""
+    live, _ = session
+
+    def answered(requests: list[tuple[str, dict[str, Any]]], **kw: Any) -> Any:
+        batches = [["ALLOWED"], ["DENIED"], {"error": {"kind": "internal", "message": "boom"}}]
+        return [{"id": n, "result": None} for n in range(4)] + [{"id": 4, "result": batches}], 1
+
+    monkeypatch.setattr(live, "call", answered)
+    adapter = SubprocessAuthorizer.sharing(live)
+    got = adapter.run_case(CaseRequest((*SET_UP, ask("a"), ask("b"), ask("c"))))
+    assert got.answers[3:] == ([ALLOWED], [DENIED])
+    assert isinstance(got.failure, AdapterError) and "error kind 'internal'" in str(got.failure)
+    replies = driver.Replies((*SET_UP, ask("a"), ask("b"), ask("c")), got)
+    assert replies.set_up(complete=True)
+    assert replies.authorize() == [driver.Outcome(ALLOWED)] and replies.authorize() == [driver.Outcome(DENIED)]
+    with pytest.raises(TargetCrashed, match=r"^authorize\(\): protocol-error: .*internal"):
+        replies.authorize()
+
+
+def test_a_target_that_runs_its_own_cases_gets_the_timeout_once_per_call() -> None:
+    import time
+
+    class Slow(Canned):
+        def run_case(self, request: CaseRequest) -> CaseAnswers:
+            time.sleep(0.3)  # 0.1 s a call: within a 0.2 s bound per call, over it for the case
+            return CaseAnswers((None,) * len(request.calls))
+
+    assert run_case(TimedAdapter(Slow(CaseAnswers(())), 0.2), CaseRequest(SET_UP)).answers == (None,) * 3  # type: ignore[arg-type]
+    with pytest.raises(AdapterError, match=r"the case \(1 calls\) gave no answer within 0.2 s"):
+        run_case(TimedAdapter(Slow(CaseAnswers(())), 0.2), CaseRequest(SET_UP[:1]))  # type: ignore[arg-type]
