@@ -210,7 +210,7 @@ def run(make_target: Callable[[], AuthorizerUnderTest], calls: Sequence[Call]) -
     sent = tuple(calls)
     try:
         answered = guarded("the case", lambda: run_case(target, CaseRequest(sent)))
-    except TargetCrashed:
+    except BaseException:  # a crash, a refusal out of a user's run_case, Ctrl-C: the target is closed all the same
         _close_quietly(target)
         raise
     closing: TargetCrashed | None = None
