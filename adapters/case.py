@@ -60,6 +60,9 @@ class Configure:
     def mapping(self) -> Mapping[str, str]:
         return dict(self.properties)
 
+    def __str__(self) -> str:
+        return f"configure({dict(self.properties)})"
+
 
 @attrs.frozen
 class LoadSnapshot:
@@ -71,6 +74,9 @@ class LoadSnapshot:
     def mapping(self) -> Mapping[str, AclBinding]:
         return dict(self.acls)
 
+    def __str__(self) -> str:
+        return f"load_snapshot({len(self.acls)} ACL{'s' if len(self.acls) != 1 else ''})"
+
 
 @attrs.frozen
 class Apply:
@@ -78,10 +84,16 @@ class Apply:
 
     record: AclRecord
 
+    def __str__(self) -> str:
+        return f"apply({self.record})"
+
 
 @attrs.frozen
 class CompleteInitialLoad:
     """``complete_initial_load()``."""
+
+    def __str__(self) -> str:
+        return "complete_initial_load()"
 
 
 @attrs.frozen
@@ -90,6 +102,9 @@ class Authorize:
 
     context: RequestContext
     actions: tuple[Action, ...]
+
+    def __str__(self) -> str:
+        return f"authorize({self.context}, [{', '.join(map(str, self.actions))}])"
 
 
 @attrs.frozen
@@ -100,6 +115,9 @@ class AuthorizeByResourceType:
     operation: AclOperation
     resource_type: ResourceType
 
+    def __str__(self) -> str:
+        return f"authorize_by_resource_type({self.context}, {self.operation.name}, {self.resource_type.name})"
+
 
 @attrs.frozen
 class ListAcls:
@@ -107,10 +125,16 @@ class ListAcls:
 
     filter: AclBindingFilter
 
+    def __str__(self) -> str:
+        return f"acls({self.filter})"
+
 
 @attrs.frozen
 class CountAcls:
     """``acl_count()``."""
+
+    def __str__(self) -> str:
+        return "acl_count()"
 
 
 Call = (Configure | LoadSnapshot | Apply | CompleteInitialLoad | Authorize | AuthorizeByResourceType | ListAcls

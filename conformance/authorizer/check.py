@@ -9,6 +9,7 @@ that minimal scenario as a structured, replayable counterexample.
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -32,6 +33,7 @@ from kafka_conformance.authorizer.minimize import one_minimal
 from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Property
 from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample
+from kafka_conformance.authorizer.sticky import still_failing
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
@@ -49,6 +51,10 @@ VACUITY_BRANCHES = {
     "rule:super-user": "a super user was asked about",
     "allow-everyone:granted": "allow.everyone.if.no.acl.found granted access",
 }
+
+
+SEED_RANGE = 2**32
+"""A run without ``--seed`` draws one below this (short enough to type back)."""
 
 
 def check_authorizer(
@@ -70,7 +76,11 @@ def check_authorizer(
     """Run the authorizer suite against ``target`` and return a :class:`Report`.
 
     ``settings`` defaults to the active Hypothesis profile (the user's choice is
-    respected); ``max_examples`` and ``seed`` override it for this run.
+    respected); ``max_examples`` and ``seed`` override it for this run.  Without a seed (and
+    without ``derandomize`` in the settings) the run draws one and the report says which, so
+    that passing it back repeats the run.  The cases saved in ``failures_dir`` by earlier runs
+    for this target and property are asked again before any new search
+    (:mod:`~kafka_conformance.authorizer.sticky`).
     ``on_result(property, status, done, total)`` is called as each property ends
     (the selftest's scorecard); ``progress`` receives a
     :class:`~kafka_conformance.terminal.events.ProgressEvent` as each property
@@ -103,6 +113,10 @@ def check_authorizer(
     }
     if max_examples is not None:
         overrides["max_examples"] = max_examples
+    if seed is None and not base.derandomize:
+        # Chosen here rather than by Hypothesis, so the run can say which it was: the verdict, the
+        # JSON report and every saved case name it, and --seed with it runs the same cases again.
+        seed = secrets.randbelow(SEED_RANGE)
     run_settings = Settings(base, **overrides)  # type: ignore[arg-type]
     started = time.monotonic()
     results: list[PropertyResult] = []
@@ -124,10 +138,16 @@ def check_authorizer(
             continue
         found = sum(r.status is Status.FAILED for r in results)
         emit(progress, ProgressEvent(Kind.START, column, prop.name, 0, planned, found))
-        result = _run_property(prop, ctx, run_settings, seed, mode, _example_sink(progress, column, prop.name, planned, found))
+        again = still_failing(prop, ctx, resolved, Path(failures_dir)) if failures_dir is not None else None
+        if again is not None:  # a case an earlier run saved still fails: that is the finding, at once
+            result = attrs.evolve(_failed(prop, ctx, again[:2], 0), saved_to=str(again[2]),
+                                  reason=f"found again: a case saved by an earlier run still fails ({again[2].name})")
+        else:
+            result = _run_property(prop, ctx, run_settings, seed, mode,
+                                   _example_sink(progress, column, prop.name, planned, found))
         emit(progress, ProgressEvent(Kind.END, column, prop.name, result.examples, planned,
                                      found + (result.status is Status.FAILED), result.status.value))
-        if result.counterexample is not None and failures_dir is not None:
+        if result.counterexample is not None and failures_dir is not None and result.saved_to is None:
             path = save_counterexample(result.counterexample, Path(failures_dir), resolved, seed)
             result = PropertyResult(result.name, result.status, result.examples,
                                     result.counterexample, result.reason, str(path))

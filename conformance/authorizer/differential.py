@@ -191,6 +191,7 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
         if not replies.set_up(complete=True):
             return
         total = len(scenario.records)
+        last: Answers | None = None  # the target's answers at the last step asked
         for n, step in enumerate(scenario.records, start=1):
             where = f"after step {n} of {total} ({step})"
             if isinstance(step, SnapshotStep):
@@ -199,13 +200,14 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
             elif isinstance(step, BatchStep):
                 for record in step.records:
                     if _apply_record(ctx, ref, replies, record, f"step {n}", where):
-                        _unchanged(ctx, replies, ref, scenario, f"after the refused record {record} in step {n}")
+                        last = _unchanged(ctx, replies, ref, scenario, f"after the refused record {record} in step {n}",
+                                          last)
             elif _apply_record(ctx, ref, replies, step, f"step {n}", where):
                 # The questions are asked once after a one-record step: in the state before
                 # the record, when it was rightly refused.
-                _unchanged(ctx, replies, ref, scenario, f"after the refused record {step} in step {n}")
+                last = _unchanged(ctx, replies, ref, scenario, f"after the refused record {step} in step {n}", last)
                 continue
-            _ask(ctx, replies, ref, scenario, where)
+            last = _ask(ctx, replies, ref, scenario, where)
         replayed = [o for _ in scenario.queries for o in replies.authorize()]
     final = tuple(ref.snapshot().items())
     loaded = answers_of(ctx, scenario, final)
@@ -242,20 +244,37 @@ def _record_log_calls(ctx: CheckContext, scenario: Scenario) -> list[Call]:
     return calls + question_calls(scenario.queries)
 
 
-def _ask(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, scenario: Scenario, where: str) -> None:
-    """Every question and acl_count against the reference."""
-    compare_queries(ctx, replies, ref, scenario.queries, step=where)
-    check_count(ctx, replies, ref, where)
+Answers = dict[str, str]
+"""The target's answer to each question of a step (and to ``acl_count()``), as the report
+prints them."""
 
 
-def _unchanged(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, scenario: Scenario, where: str) -> None:
-    """Right after a refused record, the target must answer and count as before it."""
+def _ask(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, scenario: Scenario, where: str) -> Answers:
+    """Every question and acl_count against the reference; the target's answers."""
+    answers = dict(zip(questions_of(scenario), map(str, compare_queries(ctx, replies, ref, scenario.queries,
+                                                                       step=where)), strict=True))
+    count = check_count(ctx, replies, ref, where)
+    if count is not None:
+        answers["acl_count()"] = str(count)
+    return answers
+
+
+def _unchanged(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, scenario: Scenario, where: str,
+               before: Answers | None) -> Answers:
+    """Right after a refused record, the target must answer and count as before it.  A
+    divergence there is named ``refused-record-changed-state`` only where the target's own
+    answer to that question changed across the refused record (``before``: its answers at the
+    last step asked); otherwise it is what it would be anywhere else: the refused record is
+    not shown to have changed anything."""
     try:
-        _ask(ctx, replies, ref, scenario, where)
+        return _ask(ctx, replies, ref, scenario, where)
     except CaseFailed as exc:
         d = cast(Divergence, exc.divergence)
+        if before is None or before.get(d.question, d.actual) == d.actual:
+            raise
         raise CaseFailed(attrs.evolve(d, anomaly="refused-record-changed-state",
-                                      explanation=f"a refused record must leave the ACLs as they were; "
+                                      explanation=f"the answer was {before[d.question]} before the refused record; "
+                                                  f"a refused record must leave the ACLs as they were; "
                                                   f"{d.explanation}")) from None
 
 

@@ -13,11 +13,15 @@ on, exactly as when each call is made on its own.
 from __future__ import annotations
 
 import contextlib
+import os
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 
+from kafka_conformance.adapters import case as _case_module
 from kafka_conformance.adapters.case import (
     Apply,
     Authorize,
@@ -34,6 +38,7 @@ from kafka_conformance.adapters.case import (
 )
 from kafka_conformance.adapters.protocol import AdapterError, AuthorizerUnderTest
 from kafka_conformance.adapters.reaper import raise_if_stopping
+from kafka_conformance.reference import errors as _errors_module
 from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
@@ -90,13 +95,37 @@ def guarded(what: str, fn: Callable[[], T]) -> T:
         raise crashed(what, exc) from exc
 
 
-def crashed(what: str, exc: Exception) -> TargetCrashed:
-    """The target's failure to answer ``what``, named as the kit reports it."""
+def crashed(what: str, exc: Exception, asked: Call | None = None) -> TargetCrashed:
+    """The target's failure to answer ``what``, named as the kit reports it: the call it was
+    asked (``asked``), and, for an exception out of the implementation's own code, where in
+    that code it was raised, so that a user can go to the line."""
     if isinstance(exc, TargetCrashed):
         return exc
     if isinstance(exc, AdapterError):
-        return TargetCrashed(f"{what}: {exc.kind}: {exc}", exc.kind)
-    return TargetCrashed(f"{what} raised {type(exc).__name__}: {str(exc)[:500]}", "raised")
+        text, kind = f"{what}: {exc.kind}: {exc}", exc.kind
+    else:
+        text, kind = f"{what} raised {type(exc).__name__}: {str(exc)[:500]}", "raised"
+    if asked is not None:
+        text += f"\n  asked: {str(asked)[:500]}"
+    return TargetCrashed(text + _where_raised(exc), kind)
+
+
+_KIT = tuple(str(p) + os.sep for p in (Path(__file__).resolve().parents[1], Path(_case_module.__file__).resolve().parent,
+                                        Path(_errors_module.__file__).resolve().parent))
+"""The kit's own source folders: frames there are not the implementation's."""
+
+
+def _where_raised(exc: BaseException, frames: int = 6) -> str:
+    """The innermost frames of ``exc``'s traceback outside the kit (the implementation's own
+    code), as Python prints them; empty for an error the kit raised about an answer."""
+    if isinstance(exc, AdapterError) or exc.__traceback__ is None:
+        return ""
+    own = [f for f in traceback.extract_tb(exc.__traceback__)
+           if not str(Path(f.filename).resolve()).startswith(_KIT) and "/hypothesis/" not in f.filename]
+    if not own:
+        return ""
+    lines = "".join(traceback.format_list(own[-frames:])).rstrip()
+    return "\n  raised at (innermost last):\n" + "\n".join("  " + line for line in lines.splitlines())
 
 
 _NAMES: dict[type, str] = {
@@ -129,7 +158,7 @@ class Replies:
         if n < len(self._answers):
             return self._answers[n]
         if self._failure is not None:
-            raise crashed(name, self._failure)
+            raise crashed(name, self._failure, call)
         raise TargetCrashed(f"{name}: the case ended before this call, though configure() was accepted", "malformed")
 
     def configured(self) -> bool:

@@ -60,6 +60,7 @@ def to_text(report: Report) -> str:
         f"kafka-conformance authorizer suite: target {report.name}, Kafka {report.profile}, "
         f"{seed_text(report.seed)}"
     ]
+    shown: dict[str, str] = {}  # an implementation's error, by its first line: shown whole once
     for r in report.results:
         extra = f" ({r.examples} examples)" if r.examples else ""
         if r.status is Status.SKIPPED:
@@ -67,8 +68,17 @@ def to_text(report: Report) -> str:
         out.append(f"  {r.status.value.upper():7} {r.name}{extra}")
         if r.reason and r.status is not Status.SKIPPED:
             out.append(f"      {r.reason}")
-        if r.counterexample is not None:
-            out += ["      " + line for line in _counterexample_lines(r.counterexample, r.saved_to)]
+        cx = r.counterexample
+        if cx is not None and cx.adapter_error is not None and cx.adapter_error.splitlines()[0] in shown:
+            first = cx.adapter_error.splitlines()[0]
+            out.append(f"      the target could not answer: {first} (as in {shown[first]}, above)")
+            if r.saved_to:
+                out.append(f"      saved: {r.saved_to}")
+            continue
+        if cx is not None:
+            if cx.adapter_error is not None:
+                shown[cx.adapter_error.splitlines()[0]] = r.name
+            out += ["      " + line for line in _counterexample_lines(cx, r.saved_to)]
     notes = []
     if report.out_of_scope:
         notes.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))

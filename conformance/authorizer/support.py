@@ -139,14 +139,17 @@ def record_coverage(ctx: CheckContext, decision: Decision, allow_everyone: bool)
 
 
 def compare_queries(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, queries: Sequence[Query],
-                    step: str = "") -> None:
+                    step: str = "") -> list[Outcome]:
     """The answers to ``queries`` (their calls next in ``replies``) against the reference's
-    in its present state, action by action, in order.  The reference answers each question
-    before the target's answer to it is met, so an error of the kit's comes first."""
+    in its present state, action by action, in order; the target's answers, all equal to the
+    reference's.  The reference answers each question before the target's answer to it is
+    met, so an error of the kit's comes first."""
     allow_everyone = ref.config.allow_everyone_if_no_acl_found
+    answers: list[Outcome] = []
     for query in queries:
         decisions = ref.authorize(query.context, query.actions)
         actual = replies.authorize()
+        answers += actual
         for action, exp, act in zip(query.actions, decisions, actual, strict=False):
             record_coverage(ctx, exp, allow_everyone)
             if agree(ctx, exp, act):
@@ -164,17 +167,19 @@ def compare_queries(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorize
                     step=step,
                 )
             )
+    return answers
 
 
-def check_count(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, step: str) -> None:
+def check_count(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, step: str) -> int | None:
     """``acl_count()`` (its call next in ``replies`` where the target declares a count)
-    against the reference's."""
+    against the reference's; the count, or None where the target declares none."""
     if not ctx.caps.acl_count:
-        return
+        return None
     actual = replies.count()
     if actual != ref.acl_count():
         raise CaseFailed(Divergence("acl-count-wrong", "acl_count()", str(ref.acl_count()), str(actual),
                                     "acl_count() is the number of ACL ids held", step))
+    return actual
 
 
 def count_calls(ctx: CheckContext) -> list[Call]:

@@ -217,7 +217,7 @@ class AccessControlEntry:
     def __str__(self) -> str:
         return (
             f"{self.permission_type.name} {self.principal} {self.operation.name} "
-            f"from host {self.host}"
+            f"from host {self.host or repr(self.host)}"
         )
 
 
@@ -259,7 +259,7 @@ class AclBinding:
             f"{self.entry.permission_type.name} {self.entry.principal} "
             f"{self.entry.operation.name} on {self.pattern.pattern_type.name} "
             f"{self.pattern.resource_type.name} {self.pattern.name!r} "
-            f"from host {self.entry.host}"
+            f"from host {self.entry.host or repr(self.entry.host)}"
         )
 
     def __repr__(self) -> str:

@@ -79,7 +79,7 @@ class RequestContext:
     host: str = "127.0.0.1"
 
     def __str__(self) -> str:
-        return f"{self.principal} from {self.host}"
+        return f"{self.principal} from {self.host or repr(self.host)}"  # the empty host, visible
 
 
 @attrs.frozen

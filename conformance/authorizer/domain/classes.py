@@ -79,7 +79,7 @@ DOMAIN: tuple[DomainClass, ...] = (
     _c("name:empty-literal-not-wildcard", "an ALLOW on LITERAL '' for the caller, asked about another name",
        "hostile", "standard"),
     _c("name:star-inside", "a name holding '*' that is not the wildcard ('f*', '**')", "hostile"),
-    _c("name:case-variant", "a question on a name that differs from an ALLOW's only in case", "hostile"),
+    _c("name:case-variant", "a question on a name that differs from an ALLOW's only in case"),
     _c("name:non-ascii", "a resource name outside ASCII", "hostile"),
     _c("name:slash", "a resource name holding '/'", "hostile", "standard"),
     _c("name:star-not-a-glob", "an ALLOW on LITERAL 'f*', asked about a name starting with 'f'", "hostile"),

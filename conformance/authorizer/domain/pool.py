@@ -92,9 +92,14 @@ def draw_pool(c: Choices, mode: str) -> Pool:
     base = _names(c, hostile)
     # Add prefixes and extensions of the drawn names so PREFIXED ACLs and requests meet.
     extended = set(base)
+    # Names are case-sensitive, and Kafka accepts names that differ only in case: well-formed
+    # input, so every pool has them (a hostile pool draws them as edges, half the time).
+    cased = [n.swapcase() for n in base if n.swapcase() != n]
     if hostile:
-        edge_names += [n.swapcase() for n in base if n.swapcase() != n]  # names are case-sensitive
+        edge_names += cased
         edge_names += _HOSTILE_NAMES
+    else:
+        extended.update(cased)
     for name in base:
         if len(name) > 1:
             extended.add(name[: c.between(1, len(name) - 1)])
