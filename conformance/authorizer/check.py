@@ -138,17 +138,16 @@ def check_authorizer(
             continue
         found = sum(r.status is Status.FAILED for r in results)
         emit(progress, ProgressEvent(Kind.START, column, prop.name, 0, planned, found))
-        again = still_failing(prop, ctx, resolved, Path(failures_dir)) if failures_dir is not None else None
+        again = still_failing(prop, ctx, resolved, Path(failures_dir), mode) if failures_dir is not None else None
         if again is not None:  # a case an earlier run saved still fails: that is the finding, at once
-            result = attrs.evolve(_failed(prop, ctx, again[:2], 0), saved_to=str(again[2]),
-                                  reason=f"found again: a case saved by an earlier run still fails ({again[2].name})")
+            result = _found_again(prop, ctx, *again)
         else:
             result = _run_property(prop, ctx, run_settings, seed, mode,
                                    _example_sink(progress, column, prop.name, planned, found))
         emit(progress, ProgressEvent(Kind.END, column, prop.name, result.examples, planned,
                                      found + (result.status is Status.FAILED), result.status.value))
         if result.counterexample is not None and failures_dir is not None and result.saved_to is None:
-            path = save_counterexample(result.counterexample, Path(failures_dir), resolved, seed)
+            path = save_counterexample(result.counterexample, Path(failures_dir), resolved, seed, mode)
             result = PropertyResult(result.name, result.status, result.examples,
                                     result.counterexample, result.reason, str(path))
         results.append(result)
@@ -321,6 +320,17 @@ def _settle(prop: Property, ctx: CheckContext, scenario: Scenario, found: CaseFa
         return attrs.evolve(failed, reason=f"nondeterministic target: the case failed once ({_anomaly(found)}), and when "
                                    f"asked again the target {then}")
     return _failed(prop, ctx, _minimal(prop, ctx, scenario, found), examples)
+
+
+def _found_again(prop: Property, ctx: CheckContext, scenario: Scenario, found: CaseFailed | TargetCrashed,
+                 path: Path) -> PropertyResult:
+    """A saved case that failed again, settled as any failure is (asked once more; a timeout
+    ends the run), and reported where it is saved when it is the same case."""
+    result = _settle(prop, ctx, scenario, found, 0)  # its own contexts: the run's coverage is untouched
+    if result.counterexample is None or result.counterexample.scenario != scenario:
+        return result
+    note = f"found again: a case saved by an earlier run still fails ({path.name})"
+    return attrs.evolve(result, saved_to=str(path), reason=f"{note}; {result.reason}" if result.reason else note)
 
 
 def _anomaly(exc: CaseFailed | TargetCrashed) -> str:

@@ -202,6 +202,8 @@ def check_record_log(ctx: CheckContext, scenario: Scenario) -> None:
                     if _apply_record(ctx, ref, replies, record, f"step {n}", where):
                         last = _unchanged(ctx, replies, ref, scenario, f"after the refused record {record} in step {n}",
                                           last)
+                    else:  # applied, and no question asked after it: what the target would answer is unknown
+                        last = None
             elif _apply_record(ctx, ref, replies, step, f"step {n}", where):
                 # The questions are asked once after a one-record step: in the state before
                 # the record, when it was rightly refused.

@@ -55,12 +55,18 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]
     return lines
 
 
+def _error_key(error: str) -> str:
+    """An implementation's error without the question it was asked: the same bug met by two
+    properties has the same key (its message and where in the implementation it was raised)."""
+    return "\n".join(line for line in error.splitlines() if not line.startswith("  asked: "))
+
+
 def to_text(report: Report) -> str:
     out = [
         f"kafka-conformance authorizer suite: target {report.name}, Kafka {report.profile}, "
         f"{seed_text(report.seed)}"
     ]
-    shown: dict[str, str] = {}  # an implementation's error, by its first line: shown whole once
+    shown: dict[str, str] = {}  # an implementation's error (where it was raised): printed whole once
     for r in report.results:
         extra = f" ({r.examples} examples)" if r.examples else ""
         if r.status is Status.SKIPPED:
@@ -69,15 +75,13 @@ def to_text(report: Report) -> str:
         if r.reason and r.status is not Status.SKIPPED:
             out.append(f"      {r.reason}")
         cx = r.counterexample
-        if cx is not None and cx.adapter_error is not None and cx.adapter_error.splitlines()[0] in shown:
-            first = cx.adapter_error.splitlines()[0]
-            out.append(f"      the target could not answer: {first} (as in {shown[first]}, above)")
-            if r.saved_to:
-                out.append(f"      saved: {r.saved_to}")
-            continue
         if cx is not None:
-            if cx.adapter_error is not None:
-                shown[cx.adapter_error.splitlines()[0]] = r.name
+            error = cx.adapter_error
+            key = _error_key(error) if error is not None else None
+            if key is not None and key in shown and error is not None:
+                cx = attrs.evolve(cx, adapter_error=f"{error.splitlines()[0]} (raised where it was in {shown[key]}, above)")
+            elif key is not None:
+                shown[key] = r.name
             out += ["      " + line for line in _counterexample_lines(cx, r.saved_to)]
     notes = []
     if report.out_of_scope:

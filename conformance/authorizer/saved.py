@@ -39,9 +39,12 @@ class SavedCase:
     property: str
     scenario: Scenario
     anomaly: str
+    mode: str = "mixed"
+    """The generation mode of the run that found it (older files: ``mixed``)."""
 
 
-def save_counterexample(cx: Counterexample, directory: Path, target: Target, seed: int | None) -> Path:
+def save_counterexample(cx: Counterexample, directory: Path, target: Target, seed: int | None,
+                        mode: str = "mixed") -> Path:
     caps = target.capabilities
     body: dict[str, Any] = {
         "format": "kafka-conformance/authorizer-case",
@@ -52,6 +55,7 @@ def save_counterexample(cx: Counterexample, directory: Path, target: Target, see
         "property": cx.property,
         "anomaly": cx.anomaly,
         "seed": seed,
+        "mode": mode,
         "scenario": scenario_to_json(cx.scenario),
     }
     if cx.divergence is not None:
@@ -105,7 +109,7 @@ def load_case(path: str | Path) -> SavedCase:
     try:
         return SavedCase(
             str(p), body["target"], body["kafka_version"], body["flavour"], body["property"],
-            scenario_from_json(body["scenario"]), body.get("anomaly", ""),
+            scenario_from_json(body["scenario"]), body.get("anomaly", ""), str(body.get("mode", "mixed")),
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise ValueError(f"{p}: malformed case: {type(exc).__name__}: {exc}") from exc

@@ -3,9 +3,12 @@
 Random search finds a bug on some seeds and not on others; a CI job whose verdict
 depends on the seed gets disabled.  So, as ``pytest --lf`` does, every run first asks
 again the cases earlier runs saved in its failures folder (``--failures-dir``, by
-default ``kafka-conformance-failures``) for the same target, release, flavour and
-property, before any new search: one that still fails is the property's finding, at
-once.  A saved case that now passes is left where it is (``kafka-conformance replay``
+default ``kafka-conformance-failures``) for the same target, release, flavour, property
+and generation mode (a case a hostile run found is no finding for a well-formed one),
+before any new search: one that still fails is the property's finding, at once (the
+caller asks it a second time, as for any failure, to tell a nondeterministic target).
+They are asked on a context of their own, so the run's coverage counts its search
+alone.  A saved case that now passes is left where it is (``kafka-conformance replay``
 reports it FIXED); a file that cannot be read is not this run's to judge (``replay``
 names its problem).
 """
@@ -27,10 +30,10 @@ MAX_SAVED_PER_PROPERTY = 20
 time a long-lived folder can add to every run."""
 
 
-def still_failing(prop: Property, ctx: CheckContext, target: Target,
-                  failures_dir: Path) -> tuple[Scenario, CaseFailed | TargetCrashed, Path] | None:
-    """The newest saved case of ``prop`` for this target that still fails, with what it
-    shows and where it is saved; None when there is none."""
+def still_failing(prop: Property, ctx: CheckContext, target: Target, failures_dir: Path,
+                  mode: str) -> tuple[Scenario, CaseFailed | TargetCrashed, Path] | None:
+    """The newest saved case of ``prop`` for this target and mode that still fails, with what
+    it shows and where it is saved; None when there is none."""
     if not failures_dir.is_dir():
         return None
     caps = target.capabilities
@@ -41,12 +44,13 @@ def still_failing(prop: Property, ctx: CheckContext, target: Target,
             case = load_case(path)
         except (OSError, ValueError):
             continue
-        if (case.property, case.target, case.kafka_version, case.flavour) != (
-                prop.name, target.spec, str(caps.version), caps.flavour.value):
+        if (case.property, case.target, case.kafka_version, case.flavour, case.mode) != (
+                prop.name, target.spec, str(caps.version), caps.flavour.value, mode):
             continue
         asked += 1
+        quiet = CheckContext(ctx.make_target, ctx.caps)
         try:
-            prop.check(ctx, case.scenario)
+            prop.check(quiet, case.scenario)
         except (CaseFailed, TargetCrashed) as exc:
             return case.scenario, exc, path
         if asked >= MAX_SAVED_PER_PROPERTY:

@@ -120,3 +120,26 @@ def test_an_exception_of_the_implementation_names_the_question_and_the_line_and_
     assert "test_sticky_and_seeds.py" in error and "self.zones[context.host]" in error
     text = to_text(report)
     assert text.count("raised at (innermost last)") == 1
+
+
+def test_a_case_found_in_another_mode_is_not_asked(tmp_path: Path) -> None:
+    saved_case(tmp_path)  # saved as a mixed-mode finding
+    report = check_authorizer(target(), properties=["authorize"], seed=1, max_examples=5, failures_dir=tmp_path,
+                              mode="well-formed")
+    assert report.results[0].status is Status.PASSED
+
+
+def test_a_divergence_after_a_refused_record_is_blamed_on_it_only_where_the_answer_changed() -> None:
+    """The target answers the rare name wrongly from the start; the first questions come after a
+    refused record: nothing shows the record changed anything, so the divergence keeps its own name."""
+    from kafka_conformance.reference.authorizer.records import RemoveAcl
+
+    alice = RequestContext(KafkaPrincipal("User", "alice"), "10.0.0.1")
+    scenario = Scenario(queries=(Query(alice, (Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, RARE)),)),),
+                        records=(RemoveAcl("unknown"),))
+    found = run_property_once("record-log", target(), scenario)
+    assert found.status is Status.FAILED and found.counterexample is not None
+    assert found.counterexample.divergence is not None
+    assert found.counterexample.divergence.anomaly != "refused-record-changed-state"
+    assert found.counterexample.divergence.step == "after the refused record remove unknown in step 1" or \
+        "refused record" in found.counterexample.divergence.step
