@@ -15,6 +15,12 @@ Answers and errors:
   example ``AuthorizerError("not-ready", ..., "AuthorizerNotReadyException")``;
 * anything else it raises, or a malformed answer, is an *adapter error*: the
   kit reports "could not answer", never "disagreed", and never passes silently.
+
+A case (a fresh implementation's set-up, records and questions) reaches the
+implementation in one call: an implementation that declares
+``run_case(request: CaseRequest) -> CaseAnswers`` (:mod:`~kafka_conformance.adapters.case`)
+takes it whole, as the ``cmd:`` and JVM adapters do; any other gets the ten
+methods below called one by one, in the same order.
 """
 
 from __future__ import annotations

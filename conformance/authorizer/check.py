@@ -32,8 +32,7 @@ from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.minimize import one_minimal
 from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Property
 from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
-from kafka_conformance.authorizer.saved import save_counterexample
-from kafka_conformance.authorizer.sticky import still_failing
+from kafka_conformance.authorizer.saved import save_counterexample, still_failing
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
@@ -80,7 +79,7 @@ def check_authorizer(
     without ``derandomize`` in the settings) the run draws one and the report says which, so
     that passing it back repeats the run.  The cases saved in ``failures_dir`` by earlier runs
     for this target and property are asked again before any new search
-    (:mod:`~kafka_conformance.authorizer.sticky`).
+    (:func:`~kafka_conformance.authorizer.saved.still_failing`).
     ``on_result(property, status, done, total)`` is called as each property ends
     (the selftest's scorecard); ``progress`` receives a
     :class:`~kafka_conformance.terminal.events.ProgressEvent` as each property
