@@ -138,7 +138,8 @@ _NAMES: dict[type, str] = {
 class Replies:
     """A case's answers, met one at a time in the order of its calls.
 
-    Each ``take_*`` method meets the next call's answer: it checks its shape and
+    Each method (``configured``, ``loaded``, ``applied``, ``authorize``, ...) meets the next
+    call's answer, asserting that the call is of its kind: it checks the answer's shape and
     raises :class:`TargetCrashed` where the implementation could not answer that call
     (so a crash is met at the call it happened on, after every answer before it).
     Refusals come back as values, and each method says how."""

@@ -80,6 +80,10 @@ def save_counterexample(cx: Counterexample, directory: Path, target: Target, see
     if cx.adapter_error is not None:
         body["adapter_error"] = cx.adapter_error
     text = json.dumps(body, indent=2, ensure_ascii=False, sort_keys=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (from a target's message): escaped, the file stays UTF-8
+        text = json.dumps(body, indent=2, ensure_ascii=True, sort_keys=False)
     digest = hashlib.sha256(json.dumps(body["scenario"], sort_keys=True).encode()).hexdigest()[:10]
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{cx.property}-{cx.anomaly}-{digest}.json"
@@ -92,12 +96,12 @@ def pytest_snippet(cx: Counterexample, target: str, kafka_version: str, flavour:
     """A self-contained pytest test that fails until the divergence is fixed.
 
     The scenario is written as Python literals (every value's repr is valid
-    Python), so the case reads as a regression test and needs no JSON file."""
+    Python), so the case reads as a regression test and needs no JSON file.  What was
+    observed comes from the target (a question, or the message of its error) and is written
+    only as an ASCII string literal, never into the file's text: a message holding quotes,
+    newlines or a Windows path can neither run as code nor break the file."""
     what = cx.divergence.question if cx.divergence is not None else (cx.adapter_error or "")
-    return f'''"""Regression test written by kafka-conformance: {cx.property} / {cx.anomaly}.
-
-{what}
-"""
+    return f'''"""Regression test written by kafka-conformance: {cx.property} / {cx.anomaly} (see FOUND)."""
 
 from kafka_conformance.authorizer.cases import BatchStep, ByTypeQuery, Query, Scenario, SnapshotStep
 from kafka_conformance.reference import (
@@ -107,6 +111,7 @@ from kafka_conformance.reference import (
 from kafka_conformance.authorizer.check import run_property_once
 from kafka_conformance.authorizer.targets import resolve_target
 
+FOUND = {what!a}
 SCENARIO = {cx.scenario!r}
 
 

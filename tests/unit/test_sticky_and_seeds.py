@@ -142,3 +142,24 @@ def test_a_divergence_after_a_refused_record_is_blamed_on_it_only_where_the_answ
     assert found.counterexample.divergence is not None
     assert found.counterexample.divergence.anomaly != "refused-record-changed-state"
     assert "after the refused record" in found.counterexample.divergence.step
+
+
+@pytest.mark.parametrize("message", [
+    '"""\nimport pathlib; pathlib.Path("PWNED").write_text("x")\n"""',
+    "C:\\new\\x\\u0041 and a lone surrogate \ud800",
+    "'''\r\nraise SystemExit(9)\r\n'''",
+])
+def test_the_regression_file_of_a_saved_case_holds_the_targets_message_as_an_inert_string(
+        tmp_path: Path, message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The target's error message lands in the .py written beside a saved case: it must be data,
+    not code (issue 33), and the file must stay valid Python."""
+    from kafka_conformance.authorizer.report import Counterexample
+
+    monkeypatch.chdir(tmp_path)
+    cx = Counterexample("authorize", Scenario(), adapter_error=message)
+    saved = save_counterexample(cx, tmp_path / "failures", target(), 1)
+    source = saved.with_suffix(".py").read_text(encoding="utf-8")
+    namespace: dict[str, object] = {}
+    exec(compile(source, str(saved.with_suffix(".py")), "exec"), namespace)  # the module's top level only
+    assert namespace["FOUND"] == message
+    assert not (tmp_path / "PWNED").exists()
