@@ -33,6 +33,7 @@ from kafka_conformance.reference.authorizer.records import AclRecord
 from kafka_conformance.reference.errors import KafkaException
 
 __all__ = [
+    "CALL_NAMES",
     "Apply",
     "Authorize",
     "AuthorizeByResourceType",
@@ -140,6 +141,13 @@ class CountAcls:
 Call = (Configure | LoadSnapshot | Apply | CompleteInitialLoad | Authorize | AuthorizeByResourceType | ListAcls
         | CountAcls)
 """One call of the protocol, as a value."""
+
+CALL_NAMES: dict[type, str] = {
+    Configure: "configure()", LoadSnapshot: "load_snapshot()", Apply: "apply()",
+    CompleteInitialLoad: "complete_initial_load()", Authorize: "authorize()",
+    AuthorizeByResourceType: "authorize_by_resource_type()", ListAcls: "acls()", CountAcls: "acl_count()",
+}
+"""Each call's method, as errors name the call a target could not answer."""
 
 
 @attrs.frozen

@@ -36,6 +36,7 @@ from kafka_conformance.adapters.case import (
     CaseRequest,
     CompleteInitialLoad,
     Configure,
+    CountAcls,
     ListAcls,
     LoadSnapshot,
 )
@@ -110,9 +111,6 @@ class SubprocessAuthorizer:
         self._needs_reset = True
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _call(self, op: str, params: dict[str, Any], *, properties: Mapping[str, str] | None = None) -> Any:
-        return self.session.unwrap(self._send([(op, params)])[0], op, properties)
-
     def _send(self, requests: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         """``requests`` in one write, after the ``reset`` a fresh adapter owes (its answer checked
         here); the other responses, unread."""
@@ -148,17 +146,16 @@ class SubprocessAuthorizer:
         return self.session.capabilities
 
     def configure(self, properties: Mapping[str, str]) -> None:
-        sent = encode_properties(properties)
-        self._call("configure", {"properties": sent}, properties=sent)
+        self._one(Configure(tuple(properties.items())))
 
     def load_snapshot(self, acls: Mapping[str, AclBinding]) -> None:
-        self._call("load_snapshot", {"acls": encode_snapshot(acls)})
+        self._one(LoadSnapshot(tuple(acls.items())))
 
     def apply(self, record: AclRecord) -> None:
-        self._call("apply", {"record": encode_record(record)})
+        self._one(Apply(record))
 
     def complete_initial_load(self) -> None:
-        self._call("complete_initial_load", {})
+        self._one(CompleteInitialLoad())
 
     def run_case(self, request: CaseRequest) -> CaseAnswers:
         """The whole case in one write (after the ``reset`` a fresh adapter owes), its
@@ -258,35 +255,27 @@ class SubprocessAuthorizer:
         return [self.session.error(a, op) if isinstance(a, WireErrorInfo) else a for a in decoded]
 
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
-        return self._one("authorize", Authorize(context, tuple(actions)))  # type: ignore[return-value]
+        return self._one(Authorize(context, tuple(actions)))  # type: ignore[return-value]
 
     def authorize_by_resource_type(
         self, context: RequestContext, operation: AclOperation, resource_type: ResourceType
     ) -> AuthorizationResult:
-        return self._one("authorize_by_resource_type",  # type: ignore[return-value]
-                         AuthorizeByResourceType(context, operation, resource_type))
+        return self._one(AuthorizeByResourceType(context, operation, resource_type))  # type: ignore[return-value]
 
-    def _one(self, op: str, call: Call) -> object:
-        """One question asked on its own, its answer or refusal raised as a call does."""
-        request = self._request([call], {})
-        (answer,) = self._read_answers(op, request[1], [call], self._send([request])[0])
+    def acls(self, acl_filter: AclBindingFilter) -> list[AclBinding]:
+        return self._one(ListAcls(acl_filter))  # type: ignore[return-value]
+
+    def acl_count(self) -> int:
+        return self._one(CountAcls())  # type: ignore[return-value]
+
+    def _one(self, call: Call) -> object:
+        """One call made on its own (the stateful machine): its request and the reading of its
+        answer are a case's, and its answer or refusal is returned or raised as a call does."""
+        op, params = self._request([call], {})
+        (answer,) = self._read_answers(op, params, [call], self._send([(op, params)])[0])
         if isinstance(answer, Exception):
             raise answer
         return answer
-
-    def acls(self, acl_filter: AclBindingFilter) -> list[AclBinding]:
-        result = self._call("acls", {"filter": encode_filter(acl_filter)})
-        try:
-            return decode_bindings(result)
-        except WireError as exc:
-            raise self._malformed("acls", exc) from None
-
-    def acl_count(self) -> int:
-        result = self._call("acl_count", {})
-        try:
-            return decode_count(result)
-        except WireError as exc:
-            raise self._malformed("acl_count", exc) from None
 
     def close(self) -> None:
         """An owned process is shut down; a shared one stays up for the next adapter."""

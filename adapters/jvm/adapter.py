@@ -29,13 +29,13 @@ from typing import Any
 import attrs
 
 from kafka_conformance.adapters.case import (
+    CALL_NAMES,
     Apply,
     Authorize,
     AuthorizeByResourceType,
     Call,
     CaseAnswers,
     CaseRequest,
-    CompleteInitialLoad,
     Configure,
     CountAcls,
     ListAcls,
@@ -162,7 +162,7 @@ class JvmAuthorizer:
             self._close_failure = exc
         answers: list[object] = []
         for call, token in zip(request.calls, tokens[1:-1], strict=False):
-            what = _WHAT[type(call)]
+            what = CALL_NAMES[type(call)]
             try:
                 answers.append(self._decode(call, raise_for(token or "", what), what))
             except KafkaException as exc:
@@ -281,11 +281,6 @@ def _snapshot(acls: Mapping[str, AclBinding]) -> str:
     return "".join(tok(i) + enc_binding(b) for i, b in acls.items())
 
 
-_WHAT: dict[type, str] = {
-    Configure: "configure()", LoadSnapshot: "load_snapshot()", Apply: "apply()",
-    CompleteInitialLoad: "complete_initial_load()", Authorize: "authorize()",
-    AuthorizeByResourceType: "authorize_by_resource_type()", ListAcls: "acls()", CountAcls: "acl_count()",
-}
 
 
 def _results(payload: str, expected: int, what: str) -> list[AuthorizationResult]:

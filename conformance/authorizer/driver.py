@@ -17,12 +17,13 @@ import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import attrs
 
 from kafka_conformance.adapters import case as _case_module
 from kafka_conformance.adapters.case import (
+    CALL_NAMES,
     Apply,
     Authorize,
     AuthorizeByResourceType,
@@ -43,7 +44,7 @@ from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
-__all__ = ["CaseFailed", "Outcome", "Replies", "TargetCrashed", "authorize", "by_type", "crashed", "guarded",
+__all__ = ["CaseFailed", "Outcome", "Replies", "TargetCrashed", "authorize", "crashed", "guarded",
            "outcomes", "run", "set_up_calls"]
 
 T = TypeVar("T")
@@ -128,11 +129,6 @@ def _where_raised(exc: BaseException, frames: int = 6) -> str:
     return "\n  raised at (innermost last):\n" + "\n".join("  " + line for line in lines.splitlines())
 
 
-_NAMES: dict[type, str] = {
-    Configure: "configure()", LoadSnapshot: "load_snapshot()", Apply: "apply()",
-    CompleteInitialLoad: "complete_initial_load()", Authorize: "authorize()",
-    AuthorizeByResourceType: "authorize_by_resource_type()", ListAcls: "acls()", CountAcls: "acl_count()",
-}
 
 
 class Replies:
@@ -155,7 +151,7 @@ class Replies:
         call = self._calls[n]
         assert type(call) is kind, f"the kit met call {n} ({type(call).__name__}) as {kind.__name__}"
         self._next += 1
-        name = what or _NAMES[kind]
+        name = what or CALL_NAMES[kind]
         if n < len(self._answers):
             return self._answers[n]
         if self._failure is not None:
@@ -269,14 +265,6 @@ def authorize(target: AuthorizerUnderTest, context: RequestContext, actions: Seq
         return [Outcome(AuthorizationResult.ERROR, exc.kind)] * len(actions)
     return outcomes(raw, actions)
 
-
-def by_type(target: AuthorizerUnderTest, *args: Any) -> Outcome:
-    """One ``authorize_by_resource_type`` question asked now."""
-    try:
-        answer: object = guarded("authorize_by_resource_type()", lambda: target.authorize_by_resource_type(*args))
-    except KafkaException as exc:
-        answer = exc
-    return _by_type_outcome(answer)
 
 
 def outcomes(raw: object, actions: Sequence[Action]) -> list[Outcome]:

@@ -20,7 +20,7 @@ from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilitie
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.anomalies import classify
 from kafka_conformance.authorizer.cases import Query, Scenario
-from kafka_conformance.authorizer.driver import CaseFailed, Outcome, Replies, guarded, set_up_calls
+from kafka_conformance.authorizer.driver import CaseFailed, Outcome, Replies, set_up_calls
 from kafka_conformance.authorizer.report import Divergence
 from kafka_conformance.reference.acl.values import (
     AclBinding,
@@ -39,7 +39,6 @@ __all__ = [
     "agree",
     "answers_of",
     "check_count",
-    "close_target",
     "compare_queries",
     "count_calls",
     "count_event",
@@ -90,11 +89,6 @@ def loaded_reference(ctx: CheckContext, scenario: Scenario, *, initial: bool = T
 def question_calls(queries: Sequence[Query]) -> list[Call]:
     """The ``authorize`` calls that ask ``queries``, one batch each."""
     return [Authorize(q.context, tuple(q.actions)) for q in queries]
-
-
-def close_target(target: AuthorizerUnderTest | None) -> None:
-    if target is not None:
-        guarded("close()", target.close)
 
 
 def expected_outcome(d: Decision) -> Outcome:

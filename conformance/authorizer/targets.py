@@ -293,9 +293,7 @@ def _jvm(spec: str, rest: str, timeout: float) -> Target:
             spec = f"jvm:{parsed.spec}"
             factory = jvm_adapter.jvm_factory(parsed)
         factory().close()
-    except (ValueError, JvmUnavailable) as exc:
-        raise TargetError(f"{exc} (target {label!r})") from exc
-    except AdapterError as exc:
+    except (ValueError, JvmUnavailable, AdapterError) as exc:
         raise TargetError(f"{exc} (target {label!r})") from exc
     return _from_factory(spec, factory, timeout)
 
