@@ -163,7 +163,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return (
         f"kafka-conformance: target={target} kafka-version={_option(config, 'kafka-version') or 'declared'} "
         f"flavour={_option(config, 'flavour') or 'declared'} seed={seed if seed is not None else 'random'} "
-        f"hypothesis-profile={settings._current_profile}"
+        f"hypothesis-profile={settings.get_current_profile_name()}"
     )
 
 

@@ -47,6 +47,7 @@ from kafka_conformance.casefiles import read_json_file
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
+from kafka_conformance.terminal.verdict import run_seed
 
 __all__ = ["BrokerCaseFailed", "ReplayResult", "check_broker", "replay_broker_case", "save_finding"]
 
@@ -121,6 +122,7 @@ def check_broker(
     profile = _profile(kafka_version)
     if max_examples < 0 or max_rounds < 1:
         raise BrokerTargetError("max_examples must be >= 0 and max_rounds >= 1")
+    seed = run_seed(seed, settings)
     started = time.monotonic()
     column = f"broker {target}@{profile.version}"
     emit(progress, ProgressEvent(Kind.START, column, "starting the broker"))  # a JVM broker takes seconds

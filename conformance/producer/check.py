@@ -38,6 +38,7 @@ from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_rel
 from kafka_conformance.reference.traces.events import Acked, Event, Failed, Indeterminate, Send
 from kafka_conformance.reference.traces.program import ProducerTrace, SendStep, WaitStep
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
+from kafka_conformance.terminal.verdict import run_seed
 
 __all__ = ["WireRun", "check_producer", "judge", "run_deadline_s", "run_wire_trace"]
 
@@ -217,6 +218,7 @@ def check_producer(
         resolve_client(client)
     parsed = parse_broker(broker)  # validated even for the model, which ignores it
     spec = "model" if client == MODEL else str(parsed)
+    seed = run_seed(seed)  # the traces' settings inherit the active profile's derandomize
     refusals: list[str] = []
     tracker = _Tracker(progress, f"producer {client} on {spec}@{kafka_version}", on_result)
     with shared_brokers():  # Apache Kafka starts once for the generated traces and the table

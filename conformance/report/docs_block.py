@@ -17,6 +17,7 @@ from pathlib import Path
 
 from kafka_conformance.report.model import Report
 from kafka_conformance.report.write_markdown import matrix_table
+from kafka_conformance.terminal.verdict import seed_text
 
 __all__ = ["BEGIN", "END", "block_in", "disagreements", "render_block", "update_document"]
 
@@ -33,11 +34,10 @@ def _code(text: str) -> str:
 def render_block(report: Report, source: str | Path) -> str:
     """The block for ``report`` read from ``source`` (a path relative to the project, as the doc names it)."""
     src = Path(source).as_posix()
-    seed = report.seed if report.seed is not None else "random"
     link = src.removeprefix("docs/")  # the documents live in docs/
     out = [BEGIN.format(source=src), "",
            f"Generated from [`{src}`]({link}) (kafka-conformance {report.kit_version}, profile `{report.profile}`, "
-           f"seed {seed}, {report.generated_at}); regenerate with "
+           f"{seed_text(report.seed)}, {report.generated_at}); regenerate with "
            f"`kafka-conformance report --render-md-from {src} --update-doc DOC`.", ""]
     for run in report.suites:
         if not run.columns:

@@ -26,6 +26,7 @@ from kafka_conformance.report.from_producer import column_target, producer_colum
 from kafka_conformance.report.model import Cell, CellStatus, Column, NotRun, Report, Row, SuiteRun
 from kafka_conformance.report.plan import DEFAULT_IDEMPOTENCE_VERSION, Plan, ReportError, make_plan
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
+from kafka_conformance.terminal.verdict import run_seed
 
 if TYPE_CHECKING:
     from kafka_conformance.broker.report import BrokerReport
@@ -94,6 +95,7 @@ def run_report(
     for gone in plan.not_run:
         say.note(gone.suite, gone.target, f"not run here: {gone.reason}")
     saves = Path(failures_dir) if failures_dir is not None else None
+    seed = run_seed(seed)  # one seed for every suite, named once at the top of the report
     started = time.monotonic()
     runs = []
     skipped = list(plan.not_run)

@@ -16,6 +16,7 @@ from html import escape
 
 from kafka_conformance.report.baseline import Comparison, Found
 from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Report, SuiteRun
+from kafka_conformance.terminal.verdict import seed_text
 
 __all__ = ["ICONS", "to_html"]
 
@@ -190,7 +191,7 @@ def _comparison(comparison: Comparison) -> str:
 def to_html(report: Report, comparison: Comparison | None = None) -> str:
     new = set(comparison.new) if comparison is not None else set()
     legend = "".join(f"<span>{_status(s)}</span>" for s in CellStatus)
-    meta = (f"profile {_e(report.profile)}, seed {_e(report.seed if report.seed is not None else 'random')}, "
+    meta = (f"profile {_e(report.profile)}, {_e(seed_text(report.seed))}, "
             f"kafka-conformance {_e(report.kit_version)}, generated {_e(report.generated_at)}")
     parts = [
         "<!DOCTYPE html>",

@@ -47,6 +47,7 @@ from kafka_conformance.reference.requests.rules import (
 )
 from kafka_conformance.requests.scenarios import NAMED, REQUESTS, USER, Scenario, describe_binding, scenarios
 from kafka_conformance.requests.targets import Connection, open_requests_target, parse_requests_target
+from kafka_conformance.terminal.verdict import run_seed, seed_text
 
 __all__ = ["ANOMALIES", "Divergence", "RequestsReport", "check_requests", "render_requests_text"]
 
@@ -238,6 +239,7 @@ def check_requests(
     parsed = parse_requests_target(target)
     release = known_release(kafka_version or parsed.release or "")
     flavour = "standard" if release >= KafkaVersion(3, 3, 0) else "acl"
+    seed = run_seed(seed)  # the scenarios' settings inherit the active profile's derandomize
     started = time.monotonic()
     progress = on_progress or (lambda _: None)
     divergences: list[Divergence] = []
@@ -280,7 +282,7 @@ def render_requests_text(report: RequestsReport) -> str:
     lines = [
         f"request rules check: {report.target} ({report.broker})",
         f"held to: reference/requests of Apache Kafka {report.kafka_version} ({report.flavour} authorizer); "
-        f"seed {'random' if report.seed is None else report.seed}; {report.scenarios} ACL scenarios, "
+        f"{seed_text(report.seed)}; {report.scenarios} ACL scenarios, "
         f"{report.requests} requests; {report.duration_s:.1f}s",
     ]
     for d in report.divergences:

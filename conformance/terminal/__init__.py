@@ -6,6 +6,6 @@ release campaign) reports :class:`~.events.ProgressEvent` values to one sink;
 ``rich`` display on a terminal (:mod:`.live`, the only module that imports
 ``rich``), plain lines at a bounded interval when the output is piped
 (:mod:`.plain`: CI logs never go minutes without a line), nothing with
-``--quiet``.  :mod:`.verdict` is the one verdict line and seed wording the
-three suites share.
+``--quiet``.  :mod:`.verdict` is the one verdict line, and the one way a run
+picks and names its seed, that the suites share.
 """

@@ -73,7 +73,7 @@ UNITS: dict[str, set[str]] = {
                            "conformance.terminal"},
     # what a person sees while a suite runs: the suites report to it, it imports none of them
     "conformance.terminal": set(),
-    "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go", "adapters.reaper"},
+    "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.terminal"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",

@@ -4,7 +4,7 @@ a seed draws one, says which, and that seed repeats it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -81,13 +81,37 @@ def test_a_fixed_case_lets_the_run_pass_and_an_unreadable_file_is_not_this_runs_
     assert report.results[0].status is Status.PASSED
 
 
-def test_a_run_without_a_seed_draws_one_says_which_and_that_seed_repeats_it() -> None:
+def test_a_run_without_a_seed_draws_one_says_which_and_that_seed_repeats_it(
+        hypothesis_profile: Callable[[str], None]) -> None:
+    hypothesis_profile("kc-tests-random")
     first = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10)
     assert isinstance(first.seed, int)
     assert f"seed {first.seed}," in to_text(first)
     again = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10, seed=first.seed)
     assert again.seed == first.seed
     assert (again.coverage, again.domain) == (first.coverage, first.domain)
+
+
+def test_a_derandomized_run_draws_no_seed_says_so_and_runs_the_same_cases_again(
+        hypothesis_profile: Callable[[str], None]) -> None:
+    """Hypothesis loads its own ``ci`` profile, which derandomizes, when ``CI`` is set: such a
+    run is repeatable without a seed, and must not claim one (or say it was random)."""
+    hypothesis_profile("kc-tests-derandomized")
+    first = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10)
+    again = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10)
+    assert first.seed is None and again.seed is None
+    assert "derandomized" in to_text(first) and "random" not in to_text(first).replace("derandomized", "")
+    assert (again.coverage, again.domain) == (first.coverage, first.domain)
+
+
+def test_every_suite_draws_its_seed_the_same_way(hypothesis_profile: Callable[[str], None]) -> None:
+    from kafka_conformance.producer.check import check_producer
+
+    hypothesis_profile("kc-tests-random")
+    assert isinstance(check_producer("model", max_examples=1).seed, int)
+    hypothesis_profile("kc-tests-derandomized")
+    assert check_producer("model", max_examples=1).seed is None
+    assert check_producer("model", max_examples=1, seed=4).seed == 4
 
 
 @pytest.mark.parametrize("seed", [0, 5])
