@@ -59,11 +59,12 @@ def case_id(suite: str, seed: int, shard: int, index: int) -> str:
     return f"{suite}/{seed}/{shard}/{index}"
 
 
-GENERATION = 2
+GENERATION = 3
 """The strategies' own version, raised whenever what a seed draws changes without a
 release: 2 since an authorizer scenario became one Hypothesis draw (a seed for
-:class:`~kafka_conformance.authorizer.domain.choices.Choices`, issue 18); 0.2.0
-corpora made before that say no generation."""
+:class:`~kafka_conformance.authorizer.domain.choices.Choices`, issue 18); 3 since
+names and principals differing only in case are well-formed input, in every pool
+(issue 36); 0.2.0 corpora made before 2 say no generation."""
 
 
 def generator_version() -> str:

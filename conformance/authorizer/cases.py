@@ -109,6 +109,13 @@ class Scenario:
     def config(self) -> dict[str, str]:
         return dict(self.properties)
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """What Hypothesis writes for a case: a one-line summary.  The kit reports a case
+        itself (minimized, rendered); Hypothesis pretty-prints every explicit example it runs,
+        field by field, and that cost a fifth of the coverage phase's time."""
+        printer.text(f"Scenario({len(self.properties)} settings, {len(self.acls)} ACLs, "
+                     f"{len(self.records)} records, {len(self.queries) + len(self.by_type)} questions)")
+
     @property
     def snapshot(self) -> dict[str, AclBinding]:
         return dict(self.acls)

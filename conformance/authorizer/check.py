@@ -9,7 +9,6 @@ that minimal scenario as a structured, replayable counterexample.
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -23,9 +22,9 @@ from hypothesis.errors import FlakyFailure, FlakyReplay
 
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.authorizer.cases import Scenario
-from kafka_conformance.authorizer.domain.classes import applicable_classes
+from kafka_conformance.authorizer.domain.classes import applicable_classes, owner_of
 from kafka_conformance.authorizer.domain.classify import classes_of
-from kafka_conformance.authorizer.domain.complete import find_reaching, owner_of
+from kafka_conformance.authorizer.domain.coverage import coverage_cases
 from kafka_conformance.authorizer.domain.logs import record_logs
 from kafka_conformance.authorizer.domain.strategies import DEFAULT_MODE, MODES, scenarios
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
@@ -35,6 +34,7 @@ from kafka_conformance.authorizer.report import Counterexample, PropertyResult, 
 from kafka_conformance.authorizer.saved import save_counterexample, still_failing
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
+from kafka_conformance.terminal.verdict import run_seed
 
 __all__ = ["MAX_EXAMPLES", "VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
 
@@ -51,9 +51,6 @@ VACUITY_BRANCHES = {
     "allow-everyone:granted": "allow.everyone.if.no.acl.found granted access",
 }
 
-
-SEED_RANGE = 2**32
-"""A run without ``--seed`` draws one below this (short enough to type back)."""
 
 
 def check_authorizer(
@@ -105,22 +102,19 @@ def check_authorizer(
         # The kit shrinks a failing case itself (minimize.one_minimal, on the case's own
         # structure): Hypothesis's generic shrinking re-draws the whole scenario per step
         # and cost about 90% of the time to a verdict.
-        "phases": [p for p in base.phases if p not in (Phase.shrink, Phase.explain)],
+        # The coverage phase runs as Hypothesis's explicit phase, whatever the profile says.
+        "phases": [Phase.explicit, *(p for p in base.phases if p not in (Phase.explicit, Phase.shrink, Phase.explain))],
         "deadline": None,
         "report_multiple_bugs": False,
         "suppress_health_check": [*base.suppress_health_check, HealthCheck.too_slow],
     }
     if max_examples is not None:
         overrides["max_examples"] = max_examples
-    if seed is None and not base.derandomize:
-        # Chosen here rather than by Hypothesis, so the run can say which it was: the verdict, the
-        # JSON report and every saved case name it, and --seed with it runs the same cases again.
-        seed = secrets.randbelow(SEED_RANGE)
+    seed = run_seed(seed, base)
     run_settings = Settings(base, **overrides)  # type: ignore[arg-type]
     started = time.monotonic()
     results: list[PropertyResult] = []
     column = f"authorizer {resolved.label}, Kafka {caps.profile()}"
-    planned = run_settings.max_examples
     for prop in selected:
         if stop_at_first_failure and any(r.status in (Status.FAILED, Status.ERROR) for r in results):
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason="not run: stopped at the first failure"))
@@ -136,6 +130,7 @@ def check_authorizer(
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason=reason))
             continue
         found = sum(r.status is Status.FAILED for r in results)
+        planned = run_settings.max_examples + len(coverage_cases(prop.name, caps, mode))
         emit(progress, ProgressEvent(Kind.START, column, prop.name, 0, planned, found))
         again = still_failing(prop, ctx, resolved, Path(failures_dir), mode) if failures_dir is not None else None
         if again is not None:  # a case an earlier run saved still fails: that is the finding, at once
@@ -152,8 +147,6 @@ def check_authorizer(
         results.append(result)
         if on_result is not None:
             on_result(prop.name, result.status.value, len(results), len(selected))
-    if ctx.stopped is None:
-        results = _complete_domain(ctx, results, mode, seed, resolved, failures_dir)
     return Report(
         target=resolved.spec,
         label=resolved.label,
@@ -197,34 +190,6 @@ def _not_exercised(coverage: Counter[str], prefixed: bool, results: list[Propert
     return tuple(missing)
 
 
-def _complete_domain(ctx: CheckContext, results: list[PropertyResult], mode: str, seed: int | None,
-                     target: Target, failures_dir: str | Path | None) -> list[PropertyResult]:
-    """For every applicable class the run missed, find the simplest scenario that
-    reaches it and check it with the property that owns it (see :mod:`.domain.complete`).
-    Only when every property passed: a failure is evidence enough."""
-    by_name = {r.name: r for r in results}
-    missing = [name for name in _domain_missing(ctx.classes, ctx.caps, mode, results)
-               if (owner := by_name.get(owner_of(name))) is not None and owner.status is Status.PASSED]
-    for name, scenario in find_reaching(missing, ctx.caps, mode, seed).items():
-        if ctx.stopped is not None:
-            break
-        owner = by_name[owner_of(name)]
-        if owner.status is not Status.PASSED or ctx.classes[name]:
-            continue  # already failed, or an earlier scenario of the search reached it too
-        ctx.classes.update(c for c in classes_of(scenario, ctx.caps.profile()) if owner_of(c) == owner.name)
-        prop = _select([owner.name])[0]
-        found = _outcome(prop, ctx, scenario)
-        if found is None:
-            by_name[owner.name] = attrs.evolve(owner, examples=owner.examples + 1)
-            continue
-        failed = _failed(prop, ctx, _minimal(prop, ctx, scenario, found), owner.examples + 1)
-        if failed.counterexample is not None and failures_dir is not None:
-            path = save_counterexample(failed.counterexample, Path(failures_dir), target, seed)
-            failed = attrs.evolve(failed, saved_to=str(path))
-        by_name[owner.name] = failed
-    return [by_name[r.name] for r in results]
-
-
 def _domain_missing(reached: Counter[str], caps: Capabilities, mode: str,
                     results: list[PropertyResult]) -> tuple[str, ...]:
     """The input classes that apply to the target and that no example reached:
@@ -265,14 +230,12 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
     profile = ctx.caps.profile()
     strategy = record_logs(ctx.caps, mode) if prop.generator == "record_logs" else scenarios(ctx.caps, mode)
 
-    @run_settings
-    @given(strategy)
     def test(scenario: Scenario) -> None:
         nonlocal examples
         examples += 1
         if on_example is not None:
             on_example(examples)
-        # A class counts only where the property that checks it saw it (see domain.complete.OWNERS).
+        # A class counts only where the property that checks it saw it (see domain.classes.OWNERS).
         ctx.classes.update(c for c in classes_of(scenario, profile) if owner_of(c) == prop.name)
         try:
             prop.check(ctx, scenario)
@@ -280,6 +243,10 @@ def _run_property(prop: Property, ctx: CheckContext, run_settings: Settings, see
             last_failing[:] = [scenario]
             raise _Stop(exc) from None
 
+    # The coverage phase: Hypothesis runs explicit examples first, in order, on every seed.
+    for case in reversed(coverage_cases(prop.name, ctx.caps, mode)):
+        test = hypothesis.example(case)(test)
+    test = run_settings(given(strategy)(test))
     if seed is not None:
         test = hypothesis.seed(seed)(test)
     try:

@@ -57,8 +57,14 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]
 
 def _error_key(error: str) -> str:
     """An implementation's error without the question it was asked: the same bug met by two
-    properties has the same key (its message and where in the implementation it was raised)."""
-    return "\n".join(line for line in error.splitlines() if not line.startswith("  asked: "))
+    properties has the same key.  Where the implementation's own lines are known, the key is
+    the exception's type and where it was raised (a ``KeyError`` for one host and for another
+    is one bug); otherwise its whole message."""
+    lines = [line for line in error.splitlines() if not line.startswith("  asked: ")]
+    if "  raised at (innermost last):" in lines:
+        at = lines.index("  raised at (innermost last):")
+        return "\n".join([lines[0].split(": ", 1)[0], *lines[at:]])
+    return "\n".join(lines)
 
 
 def to_text(report: Report) -> str:

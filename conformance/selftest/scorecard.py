@@ -57,6 +57,8 @@ class Scorecard:
     seeds: tuple[int, ...]
     catches: tuple[Catch, ...]
     baseline: tuple[SeedRun, ...]
+    not_in_mode: tuple[str, ...] = ()
+    """Mutants not run: only hostile input shows their defect, and the mode asks none."""
 
     @property
     def survivors(self) -> tuple[Catch, ...]:
@@ -101,6 +103,8 @@ def run_scorecard(seeds: Sequence[int] = (0, 1, 2, 3, 4), *, mutants: Iterable[s
     """Every chosen mutant on every seed, plus the unmutated authorizer per seed.
     Raises KeyError naming an unknown mutant."""
     chosen = [ZOO[name] for name in mutants] if mutants is not None else list(ZOO.values())
+    not_in_mode = tuple(m.name for m in chosen if mode == "well-formed" and m.hostile_only)
+    chosen = [m for m in chosen if m.name not in not_in_mode]
     baseline = tuple(run_baseline(seed, mode=mode, max_examples=max_examples) for seed in seeds)
     catches = []
     for mutant in chosen:
@@ -109,7 +113,7 @@ def run_scorecard(seeds: Sequence[int] = (0, 1, 2, 3, 4), *, mutants: Iterable[s
             catches.append(catch)
             if on_catch is not None:
                 on_catch(catch)
-    return Scorecard(mode, max_examples, tuple(seeds), tuple(catches), baseline)
+    return Scorecard(mode, max_examples, tuple(seeds), tuple(catches), baseline, not_in_mode)
 
 
 def to_text(card: Scorecard) -> str:
@@ -134,6 +138,9 @@ def to_text(card: Scorecard) -> str:
         out.append(f"unmutated authorizer, seed {b.seed}: {verdict}, input classes {b.classes_reached}/"
                    f"{b.classes_applicable}, {b.seconds:.1f} s" + (f"; missed: {', '.join(b.missing)}" if b.missing
                                                                    else ""))
+    if card.not_in_mode:
+        out.append(f"not run in {card.mode} mode ({len(card.not_in_mode)}: only hostile input shows their defect): "
+                   + ", ".join(card.not_in_mode))
     total = len(card.catches)
     out.append(f"score: {len(caught)}/{total} mutant runs caught" + ("" if card.perfect else
                                                                      " — the kit is NOT at full strength"))

@@ -14,13 +14,30 @@ from kafka_conformance.authorizer.domain.classes import DOMAIN, applicable_class
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.authorizer.targets import Target
 from kafka_conformance.selftest.scorecard import run_baseline, run_mutant
-from kafka_conformance.selftest.zoo import ZOO
+from kafka_conformance.selftest.zoo import SHOWN_ONLY_BY, ZOO
 
 
 @pytest.mark.parametrize("name", sorted(ZOO))
 def test_mutant_is_caught_under_the_default_profile(name: str) -> None:
     catch = run_mutant(ZOO[name], seed=0)
     assert catch.caught, f"the kit passed the faulty authorizer {name!r} ({ZOO[name].what})"
+
+
+@pytest.mark.parametrize("mode", ["mixed", "well-formed", "hostile"])
+def test_the_coverage_phase_alone_catches_every_mutant_the_mode_can_show(mode: str) -> None:
+    """With one random example per property, only the fixed cases of the coverage phase decide:
+    a verdict that holds on every seed.  A well-formed run is excused only the mutants whose
+    defect hostile input alone shows."""
+    missed = [name for name, mutant in sorted(ZOO.items())
+              if not (mode == "well-formed" and mutant.hostile_only)
+              and not run_mutant(mutant, seed=7, mode=mode, max_examples=1).caught]
+    assert missed == []
+
+
+def test_the_mutants_excused_from_well_formed_runs_name_a_hostile_class() -> None:
+    hostile = {c.name for c in DOMAIN if "hostile" in c.needs}
+    assert SHOWN_ONLY_BY and set(SHOWN_ONLY_BY) <= set(ZOO) and set(SHOWN_ONLY_BY.values()) <= hostile
+    assert {name for name, m in ZOO.items() if m.hostile_only} == set(SHOWN_ONLY_BY)
 
 
 def test_unmutated_zoo_authorizer_conforms_and_reaches_every_class() -> None:

@@ -12,7 +12,10 @@ understands PREFIXED ACLs), ``by-type`` (it implements
 ``authorize_by_resource_type``), ``records`` (it applies KIP-801 records), and
 ``standard`` (StandardAuthorizer semantics: AclAuthorizer keeps ACLs in
 ZooKeeper znodes named after the resource, so names it cannot hold are never
-generated for it).
+generated for it), and ``star-skip`` (the release skips the LITERAL ``*`` ACL for
+names beginning with ``*``: elsewhere that ACL simply matches, and there is no near
+miss to reach), ``one-char-prefix`` (a one-character PREFIXED ACL can match: not
+before KAFKA-7702 was fixed).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import attrs
 
 from kafka_conformance.adapters.protocol import Capabilities
 
-__all__ = ["DOMAIN", "DomainClass", "applicable_classes"]
+__all__ = ["DOMAIN", "OWNERS", "DomainClass", "applicable_classes", "owner_of"]
 
 
 @attrs.frozen
@@ -47,7 +50,7 @@ DOMAIN: tuple[DomainClass, ...] = (
     _c("principal:wildcard-applies", "an ACL for User:* applied to the caller"),
     _c("principal:wildcard-other-type", "an ALLOW for User:* decided for a caller of another type"),
     _c("principal:same-name-other-type", "an ACL for Type:x on the resource, asked as OtherType:x"),
-    _c("principal:case-variant", "asked as a principal that differs from an ALLOW's only in case", "hostile"),
+    _c("principal:case-variant", "asked as a principal that differs from an ALLOW's only in case"),
     _c("principal:outer-space-variant", "asked as a principal that differs from an ALLOW's only in outer spaces",
        "hostile"),
     _c("principal:whitespace-variant", "asked as a principal that differs from an ALLOW's only in inner spaces",
@@ -69,7 +72,7 @@ DOMAIN: tuple[DomainClass, ...] = (
     _c("name:wildcard", "a LITERAL '*' ACL matched"),
     _c("name:prefixed-longer", "a PREFIXED ACL matched a longer name", "prefixed"),
     _c("name:prefixed-equal", "a PREFIXED ACL matched the name equal to its own", "prefixed"),
-    _c("name:prefixed-one-char", "a one-character PREFIXED ACL matched", "prefixed"),
+    _c("name:prefixed-one-char", "a one-character PREFIXED ACL matched", "prefixed", "one-char-prefix"),
     _c("name:prefixed-nested", "PREFIXED ACLs of two lengths matched one name", "prefixed"),
     _c("name:literal-on-prefix", "a LITERAL ACL on a proper prefix of the name (must not match)"),
     _c("name:prefixed-too-long", "a PREFIXED ACL longer than the name, starting with it (must not match)",
@@ -83,8 +86,9 @@ DOMAIN: tuple[DomainClass, ...] = (
     _c("name:non-ascii", "a resource name outside ASCII", "hostile"),
     _c("name:slash", "a resource name holding '/'", "hostile", "standard"),
     _c("name:star-not-a-glob", "an ALLOW on LITERAL 'f*', asked about a name starting with 'f'", "hostile"),
-    _c("name:star-name-and-wildcard", "an ALLOW on LITERAL '*', asked about a name starting with '*'", "hostile"),
-    _c("name:slash-not-a-separator", "an ALLOW on LITERAL 'x', asked about 'x/...'", "hostile"),
+    _c("name:star-name-and-wildcard", "an ALLOW on LITERAL '*', asked about a name starting with '*'", "hostile",
+       "star-skip"),
+    _c("name:slash-not-a-separator", "an ALLOW on LITERAL 'x', asked about 'x/...'", "hostile", "standard"),
     _c("name:empty-prefix-decides", "an ALLOW on PREFIXED '' alone granted (it covers every name)",
        "hostile", "standard", "prefixed"),
     _c("name:probe-decides", "a question on 'hardcode' granted by an ALLOW on 'hardcode' alone", "hostile"),
@@ -151,5 +155,17 @@ def applicable_classes(caps: Capabilities, mode: str) -> tuple[DomainClass, ...]
     """The classes a run against ``caps`` in ``mode`` can and must reach."""
     have = {"prefixed": caps.prefixed, "by-type": caps.by_type_variant is not None,
             "records": caps.incremental, "standard": caps.profile().is_standard,
-            "hostile": mode != "well-formed"}
+            "hostile": mode != "well-formed",
+            "star-skip": caps.profile().star_names_skip_wildcard_literal,
+            "one-char-prefix": not caps.profile().single_char_prefix_bug}
     return tuple(c for c in DOMAIN if all(have[n] for n in c.needs))
+
+
+OWNERS = {"records": "record-log", "by-type": "by-type"}
+"""The property that checks a class's inputs, by the class's field; ``authorize`` for the rest.
+A class counts as reached only where its owner saw it: a record log asked by ``authorize``
+checks no record."""
+
+
+def owner_of(class_name: str) -> str:
+    return OWNERS.get(class_name.split(":", 1)[0], "authorize")

@@ -82,12 +82,17 @@ def draw_pool(c: Choices, mode: str) -> Pool:
     principals = [f"User:{u}" for u in users]
     # Kafka accepts any principal type; `User:*` must match them too, `User:alice` must not.
     principals.append(c.pick(("Group:ops", "ServiceAccount:alice", f"Group:{users[0]}")))
+    # Principal names are case-sensitive too, and a user name in capitals is one Kafka accepts:
+    # well-formed input, in every pool (a hostile pool draws it as an edge, half the time).
+    cased_user = f"User:{users[0].upper()}"
     hosts = ["10.0.0.1", "10.0.0.2"]
     edge_principals: list[str] = []
     edge_hosts: list[str] = []
     edge_names: list[str] = []
     if hostile:
-        edge_principals += _hostile_principals(c, users[0])
+        edge_principals += [cased_user, *_hostile_principals(c, users[0])]
+    else:
+        principals.append(cased_user)
         edge_hosts += [h for group in _HOSTILE_HOSTS for h in group]
     base = _names(c, hostile)
     # Add prefixes and extensions of the drawn names so PREFIXED ACLs and requests meet.
@@ -145,10 +150,9 @@ def _lookalike(c: Choices, pool: Pool, value: str, choices: Sequence[str]) -> st
 
 
 def _hostile_principals(c: Choices, user: str) -> list[str]:
-    """Principals that must stay distinct from their look-alikes: another case,
-    spaces, a typed wildcard that is not Kafka's wildcard, odd syntax."""
+    """Principals that must stay distinct from their look-alikes: spaces, a typed
+    wildcard that is not Kafka's wildcard, odd syntax."""
     return [
-        f"User:{user.upper()}",
         c.pick((f"User:{user} ", f"User: {user}")),
         c.pick(("Group:*", "user:*", "Svc:*")),
         c.pick(("User:", "User:a:b")),

@@ -20,9 +20,9 @@ Three modes:
 
 The classes of :mod:`~kafka_conformance.authorizer.domain.classes` are the
 checklist: edge probes (:mod:`~kafka_conformance.authorizer.domain.edges`) and
-look-alike questions make most of them common, and the completion search
-(:mod:`~kafka_conformance.authorizer.domain.complete`) finds the rest, so a
-default run reaches every class that applies (the selftest checks it on five seeds).
+look-alike questions make most of them common around the cases of the coverage
+phase (:mod:`~kafka_conformance.authorizer.domain.coverage`), which reach every
+class that applies before any of these is drawn.
 
 Every strategy is built inside a function, never at import time, so loading the
 pytest plugin has no Hypothesis side effects.
