@@ -76,3 +76,15 @@ def test_a_bug_one_corner_shows_is_caught_on_every_seed_and_mode(prefixes_ignore
     report = check_authorizer(prefixes_ignore_case, properties=["authorize"], seed=seed, mode=mode, max_examples=1)
     assert report.results[0].status is Status.FAILED
     assert "PREFIXED" in str(report.results[0].counterexample.scenario.acls)  # type: ignore[union-attr]
+
+
+def test_the_same_bug_is_the_same_finding_on_every_seed(prefixes_ignore_case: str, tmp_path: Path) -> None:
+    """Found by the same fixed case first, a bug is reported the same way whatever the seed:
+    the same properties, the same anomaly, the same minimal case (what a baseline compares)."""
+    findings = set()
+    for seed in (1, 2, 3, 4, 5):
+        report = check_authorizer(prefixes_ignore_case, properties=["authorize", "records", "record-log"], seed=seed,
+                                  max_examples=20, failures_dir=tmp_path / str(seed))
+        findings.add(tuple((r.name, r.counterexample.anomaly, r.counterexample.scenario)  # type: ignore[union-attr]
+                           for r in report.results))
+    assert len(findings) == 1

@@ -285,6 +285,11 @@ def _records(prefixed: bool) -> list[Scenario]:
     return [_case(initial, asked, records=steps) for initial, steps in logs]
 
 
+def _as_log(case: Scenario) -> Scenario:
+    """The same case with its ACLs added by records after an empty initial load."""
+    return _case([], case.queries, case.properties, records=[AddAcl(f"r-{n}", b) for n, (_, b) in enumerate(case.acls)])
+
+
 def _not_ready() -> list[Scenario]:
     """Before the initial load: super users answered, everyone else refused."""
     asked = [_read(), _read(BOB)]
@@ -307,7 +312,9 @@ def _families(prop: str, caps: Capabilities) -> list[Scenario]:
     if prop == "listing":
         return _listing(caps.prefixed)
     if prop == "record-log":
-        return _records(caps.prefixed)
+        # Also the decision's own families, their ACLs arriving as records after the load: a
+        # bug of the decision then shows here on the same case as in authorize, on every seed.
+        return [*_records(caps.prefixed), *map(_as_log, _precedence()), *map(_as_log, _names([TOPIC], caps.prefixed))]
     if prop == "not-ready":
         return _not_ready()
     if prop == "super-users":
