@@ -28,7 +28,7 @@ from kafka_conformance.authorizer.domain.coverage import coverage_cases
 from kafka_conformance.authorizer.domain.logs import record_logs
 from kafka_conformance.authorizer.domain.strategies import DEFAULT_MODE, MODES, scenarios
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
-from kafka_conformance.authorizer.minimize import one_minimal
+from kafka_conformance.authorizer.minimize import one_minimal, simplify
 from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Property
 from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample, still_failing
@@ -333,7 +333,8 @@ def _minimal(prop: Property, ctx: CheckContext, scenario: Scenario,
                 return False
         return exc is not None and _anomaly(exc) == anomaly
 
-    smaller = one_minimal(scenario, still_fails)
+    # Plain values, then 1-minimal again: a rename can make an element unnecessary.
+    smaller = one_minimal(simplify(one_minimal(scenario, still_fails), still_fails), still_fails)
     final = _outcome(prop, quiet, smaller) if smaller is not scenario and ctx.stopped is None else None
     if final is None or _anomaly(final) != anomaly:  # unchanged, or the target stopped failing it
         return scenario, found

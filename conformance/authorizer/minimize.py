@@ -9,6 +9,15 @@ batch, a question, an action of a question, a by-type question, a configuration
 property) and keeps each removal after which the property still fails with the
 same anomaly, until no single removal does.  The result is what the README
 promises: take any one thing away and the divergence is gone.
+
+Minimal in count is not yet simple in value: a random case says ``User:BOB`` from
+``0:0:0:0:0:0:0:1`` about ``'-obo'``.  :func:`simplify` then renames values while the
+failure holds, each rename made everywhere in the case at once (so which values were
+equal stays so): principals to ``User:alice``, ``User:bob``..., hosts to
+``10.0.0.1``..., resource names to ``foo``, ``bar``... (and a name that other names
+extend keeps that relation: ``-o`` and ``-obo`` become ``f`` and ``fbo``), and the
+configuration to its canonical spelling.  A value whose plain stand-in loses the
+failure (the failure is about that value) is kept as it is.
 """
 
 from __future__ import annotations
@@ -17,9 +26,14 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
-from kafka_conformance.authorizer.cases import BatchStep, Query, Scenario, SnapshotStep
+from kafka_conformance.authorizer.cases import BatchStep, ByTypeQuery, LogStep, Query, Scenario, SnapshotStep
+from kafka_conformance.reference.acl.principal import parse_principal
+from kafka_conformance.reference.acl.values import AccessControlEntry, AclBinding, ResourcePattern
+from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+from kafka_conformance.reference.authorizer.records import AddAcl
+from kafka_conformance.reference.errors import AclValueError
 
-__all__ = ["one_minimal", "smaller_by_one"]
+__all__ = ["one_minimal", "simplify", "smaller_by_one"]
 
 
 def _without(items: tuple, index: int) -> tuple:
@@ -90,4 +104,141 @@ def one_minimal(scenario: Scenario, still_fails: Callable[[Scenario], bool], *, 
                 break
             if calls >= budget:
                 break
+    return current
+
+
+# -- simple values ---------------------------------------------------------------------------
+
+_PRINCIPALS = ("User:alice", "User:bob", "User:carol", "User:dave")
+_HOSTS = ("10.0.0.1", "10.0.0.2", "10.0.0.3")
+_NAMES = ("foo", "bar", "baz", "qux")
+_KEEP = {"*", "User:*"}
+"""Wildcards are meaning, not value: never renamed."""
+
+
+@attrs.frozen
+class _Rename:
+    principals: dict[str, str] = attrs.field(factory=dict)
+    hosts: dict[str, str] = attrs.field(factory=dict)
+    names: dict[str, str] = attrs.field(factory=dict)
+
+    def binding(self, b: AclBinding) -> AclBinding:
+        p, e = b.pattern, b.entry
+        return AclBinding(ResourcePattern(p.resource_type, self.names.get(p.name, p.name), p.pattern_type),
+                          AccessControlEntry(self.principals.get(e.principal, e.principal),
+                                             self.hosts.get(e.host, e.host), e.operation, e.permission_type))
+
+    def context(self, c: RequestContext) -> RequestContext:
+        who = str(c.principal)
+        return RequestContext(parse_principal(self.principals[who]) if who in self.principals else c.principal,
+                              self.hosts.get(c.host, c.host))
+
+    def step(self, step: LogStep) -> LogStep:
+        if isinstance(step, AddAcl):
+            return AddAcl(step.id, self.binding(step.binding))
+        if isinstance(step, SnapshotStep):
+            return SnapshotStep(tuple((i, self.binding(b)) for i, b in step.acls))
+        if isinstance(step, BatchStep):
+            return BatchStep(tuple(self.step(r) for r in step.records))  # type: ignore[misc]
+        return step
+
+    def scenario(self, s: Scenario) -> Scenario:
+        supers = ";".join(self.principals.get(p.strip(), p) for p in s.config.get("super.users", "").split(";"))
+        props = tuple((k, supers if k == "super.users" else v) for k, v in s.properties)
+        return Scenario(
+            properties=props,
+            acls=tuple((i, self.binding(b)) for i, b in s.acls),
+            records=tuple(self.step(r) for r in s.records),
+            queries=tuple(Query(self.context(q.context), tuple(
+                Action(a.operation, ResourcePattern(a.resource.resource_type, self.names.get(a.resource.name, a.resource.name),
+                                                    a.resource.pattern_type)) for a in q.actions)) for q in s.queries),
+            by_type=tuple(ByTypeQuery(self.context(q.context), q.operation, q.resource_type) for q in s.by_type),
+        )
+
+
+def _values(s: Scenario) -> tuple[list[str], list[str], list[str]]:
+    """The principals, hosts and resource names of a case, in the order they first appear."""
+    principals: dict[str, None] = {}
+    hosts: dict[str, None] = {}
+    names: dict[str, None] = {}
+    bindings = [b for _, b in s.acls]
+    for step in s.records:
+        for r in step.records if isinstance(step, BatchStep) else (step,):
+            bindings += [r.binding] if isinstance(r, AddAcl) else [b for _, b in r.acls] if isinstance(r, SnapshotStep) else []
+    for b in bindings:
+        principals[b.entry.principal] = hosts[b.entry.host] = names[b.pattern.name] = None
+    for q in (*s.queries, *s.by_type):
+        principals[str(q.context.principal)] = hosts[q.context.host] = None
+    for q in s.queries:
+        for a in q.actions:
+            names[a.resource.name] = None
+    return [p for p in principals if p not in _KEEP], [h for h in hosts if h not in _KEEP], \
+        [n for n in names if n not in _KEEP]
+
+
+def _name_renames(names: list[str]) -> list[dict[str, str]]:
+    """Renames of resource names to try: each name to a plain one, keeping the prefix
+    relations between names (a name other names start with, in any case, renames them too)."""
+    out = []
+    for old in names:
+        if old.isascii() and old.isalpha() and old.islower() and len(old) <= 3:
+            continue  # already plain: 'fo' stays 'fo' (renamed 'foo', it would read longer)
+        for new in _NAMES:
+            if new in names or new == old:
+                continue
+            mapping = {n: _recase(new, n[:len(old)]) + n[len(old):] for n in names if n.lower().startswith(old.lower())}
+            if not set(mapping.values()) & (set(names) - set(mapping)):
+                out.append(mapping)
+                break
+    return out
+
+
+def _recase(new: str, like: str) -> str:
+    """``new`` with the capitals of ``like`` (a name that differs from another only in case
+    keeps differing the same way when both are renamed)."""
+    return "".join(c.upper() if i < len(like) and like[i].isupper() else c for i, c in enumerate(new))
+
+
+def _canonical_config(s: Scenario) -> Scenario:
+    props = []
+    for key, value in s.properties:
+        if key == "allow.everyone.if.no.acl.found" and value.strip().lower() in ("true", "false"):
+            value = value.strip().lower()
+        elif key == "super.users":
+            value = ";".join(p.strip() for p in value.split(";") if p.strip()) or value
+        props.append((key, value))
+    return attrs.evolve(s, properties=tuple(props))
+
+
+def simplify(scenario: Scenario, still_fails: Callable[[Scenario], bool], *, budget: int = 200) -> Scenario:
+    """The case with plainer values wherever the failure holds without the original ones.
+
+    One rename at a time, made everywhere in the case; ``budget`` bounds the calls."""
+    current = scenario
+    calls = 0
+
+    def attempt(candidate: Scenario) -> None:
+        nonlocal current, calls
+        if candidate == current or calls >= budget:
+            return
+        calls += 1
+        if still_fails(candidate):
+            current = candidate
+
+    attempt(_canonical_config(current))
+    principals, hosts, names = _values(current)
+    for pool, kind in ((principals, "principals"), (hosts, "hosts")):
+        plain = _PRINCIPALS if kind == "principals" else _HOSTS
+        for old in pool:
+            now = _values(current)[0 if kind == "principals" else 1]
+            free = [v for v in plain if v not in now]
+            if old in plain or not free:
+                continue
+            try:
+                attempt(_Rename(**{kind: {old: free[0]}}).scenario(current))
+            except AclValueError:
+                continue
+    for mapping in _name_renames(names):
+        if all(n in _values(current)[2] for n in mapping):
+            attempt(_Rename(names=mapping).scenario(current))
     return current
