@@ -176,21 +176,21 @@ def _values(s: Scenario) -> tuple[list[str], list[str], list[str]]:
         [n for n in names if n not in _KEEP]
 
 
-def _name_renames(names: list[str]) -> list[dict[str, str]]:
-    """Renames of resource names to try: each name to a plain one, keeping the prefix
-    relations between names (a name other names start with, in any case, renames them too)."""
-    out = []
-    for old in names:
-        if old.isascii() and old.isalpha() and old.islower() and len(old) <= 3:
-            continue  # already plain: 'fo' stays 'fo' (renamed 'foo', it would read longer)
-        for new in _NAMES:
-            if new in names or new == old:
-                continue
-            mapping = {n: _recase(new, n[:len(old)]) + n[len(old):] for n in names if n.lower().startswith(old.lower())}
-            if not set(mapping.values()) & (set(names) - set(mapping)):
-                out.append(mapping)
-                break
-    return out
+def _name_rename(old: str, names: list[str]) -> dict[str, str] | None:
+    """A rename of the resource name ``old`` to a plain one, given every name the case holds now,
+    keeping the prefix relations between names (a name that starts with ``old``, in any case,
+    is renamed with it); None when ``old`` is already plain or no rename keeps every name
+    distinct."""
+    if old not in names or (old.isascii() and old.isalpha() and old.islower() and len(old) <= 3):
+        return None  # gone, or already plain: 'fo' stays 'fo' (renamed 'foo', it would read longer)
+    for new in _NAMES:
+        if any(n.lower().startswith(new) for n in names):
+            continue
+        mapping = {n: _recase(new, n[:len(old)]) + n[len(old):] for n in names if n.lower().startswith(old.lower())}
+        renamed = [mapping.get(n, n) for n in names]
+        if len(set(renamed)) == len(names):  # no two names merged
+            return mapping
+    return None
 
 
 def _recase(new: str, like: str) -> str:
@@ -231,14 +231,17 @@ def simplify(scenario: Scenario, still_fails: Callable[[Scenario], bool], *, bud
         plain = _PRINCIPALS if kind == "principals" else _HOSTS
         for old in pool:
             now = _values(current)[0 if kind == "principals" else 1]
+            if kind == "principals":  # a principal renamed into super.users would become a super user
+                now += [p.strip() for p in current.config.get("super.users", "").split(";")]
             free = [v for v in plain if v not in now]
-            if old in plain or not free:
-                continue
+            if not free or (old in plain and plain.index(old) < plain.index(free[0])):
+                continue  # nothing free, or already the plainest free value ('User:carol' alone reads 'User:alice')
             try:
                 attempt(_Rename(**{kind: {old: free[0]}}).scenario(current))
             except AclValueError:
                 continue
-    for mapping in _name_renames(names):
-        if all(n in _values(current)[2] for n in mapping):
+    for old in names:
+        mapping = _name_rename(old, _values(current)[2])
+        if mapping is not None:
             attempt(_Rename(names=mapping).scenario(current))
     return current

@@ -6,6 +6,7 @@ Each is a pure function of the report value, so all three say the same thing.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -63,7 +64,8 @@ def _error_key(error: str) -> str:
     lines = [line for line in error.splitlines() if not line.startswith("  asked: ")]
     if "  raised at (innermost last):" in lines:
         at = lines.index("  raised at (innermost last):")
-        return "\n".join([lines[0].split(": ", 1)[0], *lines[at:]])
+        raised = re.search(r" raised (\w+)", lines[0])
+        return "\n".join([raised.group(1) if raised else lines[0], *lines[at:]])
     return "\n".join(lines)
 
 

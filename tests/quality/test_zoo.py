@@ -40,6 +40,12 @@ def test_the_mutants_excused_from_well_formed_runs_name_a_hostile_class() -> Non
     assert {name for name, m in ZOO.items() if m.hostile_only} == set(SHOWN_ONLY_BY)
 
 
+@pytest.mark.parametrize("name", sorted(SHOWN_ONLY_BY))
+def test_an_excused_mutant_does_escape_well_formed_input(name: str) -> None:
+    """The excuse is not too broad: a well-formed run cannot tell the mutant from Kafka."""
+    assert not run_mutant(ZOO[name], seed=7, mode="well-formed", max_examples=10).caught
+
+
 def test_unmutated_zoo_authorizer_conforms_and_reaches_every_class() -> None:
     run = run_baseline(seed=0)
     assert run.conforms

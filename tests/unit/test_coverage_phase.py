@@ -8,13 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from kafka_conformance import check_authorizer
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.authorizer.domain.classes import DOMAIN, applicable_classes, owner_of
 from kafka_conformance.authorizer.domain.classify import classes_of
 from kafka_conformance.authorizer.domain.coverage import coverage_cases
+from kafka_conformance.authorizer.domain.logs import record_logs
 from kafka_conformance.authorizer.domain.pool import MODES
+from kafka_conformance.authorizer.domain.strategies import scenarios
 from kafka_conformance.authorizer.properties import PROPERTIES
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
@@ -44,6 +48,23 @@ def test_a_well_formed_phase_holds_no_hostile_input(profile: object) -> None:
     for prop in PROPERTIES:
         for case in coverage_cases(prop.name, caps, "well-formed"):
             assert not classes_of(case, caps.profile()) & hostile, case
+
+
+@pytest.mark.parametrize("generator", [scenarios, record_logs], ids=["scenarios", "record_logs"])
+def test_well_formed_random_cases_hold_no_hostile_input_either(generator: object) -> None:
+    caps = ReferenceTarget(profile_for(KafkaVersion(4, 3, 0), Flavour.STANDARD)).capabilities()
+    hostile = {c.name for c in DOMAIN if "hostile" in c.needs}
+    seen: set[str] = set()
+
+    @settings(max_examples=300, database=None, derandomize=True, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(generator(caps, "well-formed"))  # type: ignore[operator]
+    def draw(case: Scenario) -> None:
+        seen.update(classes_of(case, caps.profile()))
+
+    draw()
+    assert seen & hostile == set()
+    assert len(seen) > 30  # it did draw varied cases
 
 
 def test_the_phase_is_the_same_list_every_time() -> None:

@@ -91,9 +91,9 @@ def draw_pool(c: Choices, mode: str) -> Pool:
     edge_names: list[str] = []
     if hostile:
         edge_principals += [cased_user, *_hostile_principals(c, users[0])]
+        edge_hosts += [h for group in _HOSTILE_HOSTS for h in group]
     else:
         principals.append(cased_user)
-        edge_hosts += [h for group in _HOSTILE_HOSTS for h in group]
     base = _names(c, hostile)
     # Add prefixes and extensions of the drawn names so PREFIXED ACLs and requests meet.
     extended = set(base)

@@ -316,7 +316,8 @@ _EXTENSIONS = ("", "o", "-x")
 def _aimed_action(c: Choices, pool: Pool, acl: AclBinding) -> Action:
     pattern = acl.pattern
     name = pattern.name
-    if pattern.is_wildcard or name == "":
+    if pattern.is_wildcard or name == "" or ("*" in name and not pool.hostile):
+        # A PREFIXED '*' extended would ask a name holding '*': hostile input, not in a well-formed pool.
         name = _resource(c, pool, pattern.resource_type, for_acl=False)
     elif pattern.pattern_type is PatternType.PREFIXED:
         name = name + c.pick(_EXTENSIONS)
