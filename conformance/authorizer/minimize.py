@@ -167,8 +167,8 @@ def _values(s: Scenario) -> tuple[list[str], list[str], list[str]]:
             bindings += [r.binding] if isinstance(r, AddAcl) else [b for _, b in r.acls] if isinstance(r, SnapshotStep) else []
     for b in bindings:
         principals[b.entry.principal] = hosts[b.entry.host] = names[b.pattern.name] = None
-    for q in (*s.queries, *s.by_type):
-        principals[str(q.context.principal)] = hosts[q.context.host] = None
+    for context in [q.context for q in s.queries] + [q.context for q in s.by_type]:
+        principals[str(context.principal)] = hosts[context.host] = None
     for q in s.queries:
         for a in q.actions:
             names[a.resource.name] = None
