@@ -63,6 +63,8 @@ UNITS: dict[str, set[str]] = {
     # conformance: the three suites never import each other
     "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker", "conformance.report"},
     "conformance.casefiles": {"reference.bounded"},
+    # public strategies for users' own tests: the suites' value types and strategies, read-only
+    "conformance.strategies": {"reference.*", "conformance.authorizer", "conformance.producer", "conformance.broker"},
     "conformance.format_report": {"reference.*"},
     "conformance.authorizer": {"reference.*", "adapters.protocol", "adapters.case", "adapters.reference_adapter", "adapters.jsonlines",
                                "adapters.jvm", "adapters.timed", "adapters.reaper", "conformance.casefiles",
