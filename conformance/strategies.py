@@ -136,7 +136,7 @@ def record_logs(draw: st.DrawFn, *, max_records: int = 10, prefixed: bool = True
     present: set[AclBinding] = set()
     log: list[AddAcl | RemoveAcl] = []
     for n in range(draw(st.integers(0, max_records))):
-        if held and draw(st.booleans()):
+        if len(held) > 0 and draw(st.booleans()):
             victim = held.pop(draw(st.integers(0, len(held) - 1)))
             log.append(RemoveAcl(victim))
             present = {r.binding for r in log if isinstance(r, AddAcl) and r.id in held}
