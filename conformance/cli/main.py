@@ -52,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     auth.add_argument("--kafka-version", type=types.release, help="Kafka release whose semantics to check against")
     auth.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer (KRaft) or AclAuthorizer (ZooKeeper)")
     auth.add_argument("--max-examples", type=types.count(1, MAX_EXAMPLES, "examples per property"),
-                      help=f"Hypothesis examples per property (1 to {MAX_EXAMPLES}; campaigns beyond: fuzz)")
+                      help=f"random examples per property, after the coverage phase's fixed cases (1 to {MAX_EXAMPLES}; "
+                           "campaigns beyond: fuzz)")
     auth.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
     auth.add_argument("--timeout", type=types.seconds, help="seconds one call into the target may take (default: 10); "
                       "a target that does not answer in time ends the run with an adapter error")
