@@ -281,8 +281,6 @@ def _snapshot(acls: Mapping[str, AclBinding]) -> str:
     return "".join(tok(i) + enc_binding(b) for i, b in acls.items())
 
 
-
-
 def _results(payload: str, expected: int, what: str) -> list[AuthorizationResult]:
     if len(payload) != expected or any(c not in _RESULTS for c in payload):
         raise AdapterError("malformed-answer", f"{what} returned {payload!r} for {expected} actions")

@@ -120,6 +120,19 @@ class Scenario:
     def snapshot(self) -> dict[str, AclBinding]:
         return dict(self.acls)
 
+    @property
+    def bindings(self) -> tuple[AclBinding, ...]:
+        """Every ACL the case holds at some point (its snapshot, the ACLs its records add and
+        its snapshot steps load), each once, in the order they first appear."""
+        seen = dict.fromkeys(b for _, b in self.acls)
+        for step in self.records:
+            for record in step.records if isinstance(step, BatchStep) else (step,):
+                if isinstance(record, AddAcl):
+                    seen[record.binding] = None
+                elif isinstance(record, SnapshotStep):
+                    seen.update(dict.fromkeys(b for _, b in record.acls))
+        return tuple(seen)
+
 
 # -- JSON ---------------------------------------------------------------------
 

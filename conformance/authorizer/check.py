@@ -52,7 +52,6 @@ VACUITY_BRANCHES = {
 }
 
 
-
 def check_authorizer(
     target: str | Target,
     *,

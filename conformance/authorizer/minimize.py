@@ -161,11 +161,7 @@ def _values(s: Scenario) -> tuple[list[str], list[str], list[str]]:
     principals: dict[str, None] = {}
     hosts: dict[str, None] = {}
     names: dict[str, None] = {}
-    bindings = [b for _, b in s.acls]
-    for step in s.records:
-        for r in step.records if isinstance(step, BatchStep) else (step,):
-            bindings += [r.binding] if isinstance(r, AddAcl) else [b for _, b in r.acls] if isinstance(r, SnapshotStep) else []
-    for b in bindings:
+    for b in s.bindings:
         principals[b.entry.principal] = hosts[b.entry.host] = names[b.pattern.name] = None
     for context in [q.context for q in s.queries] + [q.context for q in s.by_type]:
         principals[str(context.principal)] = hosts[context.host] = None

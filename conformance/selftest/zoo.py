@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import attrs
 
+from kafka_conformance.authorizer.domain.classes import DOMAIN
 from kafka_conformance.selftest import zoo_lifecycle as life
 from kafka_conformance.selftest import zoo_matching as match
 from kafka_conformance.selftest.independent import ZooAdapter, ZooAuthorizer
@@ -31,8 +32,6 @@ class Mutant:
 
     @property
     def hostile_only(self) -> bool:
-        from kafka_conformance.authorizer.domain.classes import DOMAIN
-
         return any(c.name == self.shown_only_by and "hostile" in c.needs for c in DOMAIN)
 
 

@@ -49,7 +49,7 @@ def classes_of(scenario: Scenario, profile: Profile) -> set[str]:
         parse_config(dict(scenario.properties), profile)
     except ConfigError:
         return found  # Kafka refuses the configuration: nothing else in the case is asked
-    acls = _every_acl(scenario)
+    acls = list(scenario.bindings)
     supers = _super_users(scenario.properties)
     allow_everyone = dict(scenario.properties).get(ALLOW_EVERYONE_KEY, "").strip().lower() == "true"
     for acl in acls:
@@ -66,17 +66,6 @@ def classes_of(scenario: Scenario, profile: Profile) -> set[str]:
         _by_type(q.context, q.operation, q.resource_type, acls, profile, found)
     _records(scenario, found)
     return found
-
-
-def _every_acl(scenario: Scenario) -> list[AclBinding]:
-    seen = {b: None for _, b in scenario.acls}
-    for step in scenario.records:
-        for record in _flatten(step):
-            if isinstance(record, AddAcl):
-                seen[record.binding] = None
-            elif isinstance(record, SnapshotStep):
-                seen.update({b: None for _, b in record.acls})
-    return list(seen)
 
 
 def _flatten(step: object) -> Sequence[object]:

@@ -334,19 +334,9 @@ def coverage_cases(prop: str, caps: Capabilities, mode: str) -> tuple[Scenario, 
     known = {c.name for c in DOMAIN}
     kept = []
     for case in _families(prop, caps):
-        if not caps.prefixed and any(b.pattern.pattern_type is PREFIXED for b in _bindings(case)):
+        if not caps.prefixed and any(b.pattern.pattern_type is PREFIXED for b in case.bindings):
             continue
         if (classes_of(case, profile) & known) <= applicable:
             kept.append(case)
     return tuple(kept)
 
-
-def _bindings(case: Scenario) -> list[AclBinding]:
-    found = [b for _, b in case.acls]
-    for step in case.records:
-        for record in step.records if isinstance(step, BatchStep) else (step,):
-            if isinstance(record, AddAcl):
-                found.append(record.binding)
-            elif isinstance(record, SnapshotStep):
-                found += [b for _, b in record.acls]
-    return found
