@@ -49,7 +49,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import (
     kafka_broker_reason,
     shared_broker_properties,
 )
-from kafka_conformance.adapters.brokers.kafka_zookeeper import start_zookeeper, zookeeper_mode_properties
+from kafka_conformance.adapters.brokers.kafka_zookeeper import SESSION_MS, start_zookeeper, zookeeper_mode_properties
 from kafka_conformance.adapters.brokers.process import BrokerProcess, BrokerStartError, free_port
 from kafka_conformance.adapters.brokers.wire_admin import create_assigned_topic, elect_preferred, reassign
 from kafka_conformance.adapters.jvm.maven import cached_jars
@@ -66,9 +66,8 @@ SETTLE_TIMEOUT_S = 60.0
 
 ZOOKEEPER_CLUSTER_FIRST = KafkaVersion(2, 4, 0)
 """The first release with AlterPartitionReassignments (KIP-455), which ``failover`` uses."""
-ZOOKEEPER_SESSION_MS = 4000
-"""How soon a crashed ZooKeeper-mode broker is noticed: the least session ZooKeeper grants
-at its tick of 2 s (the default, 18 s, would make every crash row wait that long)."""
+ZOOKEEPER_SESSION_MS = SESSION_MS
+"""How soon a crashed ZooKeeper-mode broker is noticed (every crash row waits that long)."""
 
 
 def cluster_release(version: str) -> KafkaVersion:

@@ -86,6 +86,12 @@ def start_zookeeper(java: str, classpath: str, workdir: Path, timeout_s: float) 
     return process, port
 
 
+SESSION_MS = 4000
+"""How soon a killed ZooKeeper-mode broker's registration goes: the least session ZooKeeper
+grants at its tick of 2 s (the default, 6 s before 2.5 and 18 s after, would make a crash and
+restart wait that long)."""
+
+
 def zookeeper_mode_properties(port: int, zookeeper_port: int, data: Path, broker_id: int = 0, *, replication: int = 1,
                               extra: Sequence[str] = ()) -> str:
     """``server.properties`` of a ZooKeeper-mode broker (one, or one of a cluster sharing the

@@ -70,6 +70,7 @@ class RunningBroker(Protocol):
     name: str
     host: str
     port: int
+    restart: Callable[[bool], None] | None
 
     @property
     def bootstrap(self) -> str: ...
@@ -88,6 +89,9 @@ class _Started:
     _stop: Callable[[], None]
     listening: tuple[tuple[str, int], ...] = ()
     pid: int | None = None
+    restart: Callable[[bool], None] | None = None
+    """Stop and start the broker again on its own data (the argument: a clean stop, else a
+    kill), back to serving when it returns; None for brokers the kit cannot restart."""
 
     @property
     def bootstrap(self) -> str:
@@ -336,20 +340,40 @@ def available() -> dict[str, Availability]:
 def start_kafka(version: str, timeout_s: float = READY_TIMEOUT_S) -> _Started:
     """Apache Kafka's own broker of ``version`` (one node: KRaft from 3.3, ZooKeeper mode
     before), from fetched jars."""
-    from kafka_conformance.adapters.brokers.kafka_broker import START_TIMEOUT_S, start_kafka_broker
+    from kafka_conformance.adapters.brokers.kafka_broker import START_TIMEOUT_S, RestartError, start_kafka_broker
 
     wait = max(timeout_s, START_TIMEOUT_S)
     node = start_kafka_broker(version, wait)
-    try:
+
+    def serving() -> tuple[tuple[str, int], ...]:
         _wait_api_versions("127.0.0.1", node.port, wait, node.process)
         _wait_registered("127.0.0.1", node.port, 1, wait, node.process)
         _wait_producer_ids("127.0.0.1", node.port, wait, node.process)
-        listening = node.process.check_loopback_only()
+        return node.process.check_loopback_only()
+
+    def restart(clean: bool) -> None:
+        """A ZooKeeper-mode broker's registration outlives a kill until its ZooKeeper session
+        expires, and a broker started before that exits (its id is taken): started again,
+        after a second, until ``wait`` has passed."""
+        node.stop_for_restart(clean=clean)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                node.start_again(wait)
+                serving()
+                return
+            except BrokerStartError as exc:
+                if "exited" not in str(exc) or time.monotonic() >= deadline:
+                    raise RestartError(f"kafka:{version} did not start again on its data: {exc}") from exc
+                time.sleep(1.0)
+
+    try:
+        listening = serving()
     except BaseException:
         node.stop()
         raise
     return _Started(f"kafka:{version}", "127.0.0.1", node.port, f"{version} (Apache Kafka, {node.mode})", node.stop,
-                    listening, node.process.pid)
+                    listening, node.process.pid, restart)
 
 
 @contextlib.contextmanager

@@ -212,3 +212,18 @@ class BrokerProcess:
     def stop(self) -> None:
         """Terminate, wait up to the grace period, kill; then remove the scratch directory."""
         self._finalizer()
+
+    def stop_cleanly(self, grace_s: float) -> bool:
+        """SIGTERM the process group and give the process ``grace_s`` to end by itself (a
+        broker's controlled shutdown, which writes what a clean restart reads); True if it
+        did, False if it had to be killed.  Then stop and clean up as :meth:`stop` does."""
+        ended = True
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(grace_s)
+            except subprocess.TimeoutExpired:
+                ended = False
+        self._finalizer()
+        return ended

@@ -19,7 +19,10 @@ import attrs
 
 from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch
 
-__all__ = ["BROKER_CASE_FORMAT", "BrokerCase", "CaseError", "CraftedBatch", "SlotKind", "case_from_json", "case_to_json"]
+__all__ = [
+    "BROKER_CASE_FORMAT", "BrokerCase", "CaseError", "CraftedBatch", "Restart", "RestartKind", "SlotKind", "case_from_json",
+    "case_to_json",
+]
 
 BROKER_CASE_FORMAT = 1
 
@@ -68,14 +71,36 @@ class CraftedBatch:
         return f"p{self.producer} epoch {self.epoch} seq {self.base_sequence}..{last} ({self.records} rec)"
 
 
+class RestartKind(enum.Enum):
+    CLEAN = "clean"
+    """SIGTERM: a controlled shutdown, which writes a producer snapshot at the log end."""
+    CRASH = "crash"
+    """SIGKILL: no shutdown at all; the broker recovers its log when it starts."""
+
+
+@attrs.frozen
+class Restart:
+    """The broker stops and starts again on its own data before batch ``before`` is sent
+    (``before`` equal to the number of batches: before the final read)."""
+
+    before: int
+    kind: RestartKind
+
+    def describe(self) -> str:
+        return f"restart the broker ({self.kind.value}: {'SIGTERM' if self.kind is RestartKind.CLEAN else 'SIGKILL'})"
+
+
 @attrs.frozen
 class BrokerCase:
-    """Producer slots and the batches sent, in order, to one fresh partition."""
+    """Producer slots and the batches sent, in order, to one fresh partition, with the broker
+    restarts between them."""
 
     slots: tuple[SlotKind, ...]
     batches: tuple[CraftedBatch, ...]
     name: str = ""
     """Set for the named probes of the conformance table."""
+    restarts: tuple[Restart, ...] = ()
+    """In order of ``before``; empty for a case any broker can run."""
 
     def __attrs_post_init__(self) -> None:
         if not self.slots:
@@ -83,11 +108,23 @@ class BrokerCase:
         for i, b in enumerate(self.batches):
             if b.producer >= len(self.slots):
                 raise CaseError(f"batches[{i}] uses producer slot {b.producer}, but the case has {len(self.slots)}")
+        previous = 0
+        for i, r in enumerate(self.restarts):
+            if not previous <= r.before <= len(self.batches) or r.before < 1:
+                raise CaseError(f"restarts[{i}] comes before batch {r.before}, but restarts must be in order, after the "
+                                f"first batch and at most before the final read (batch {len(self.batches)})")
+            previous = r.before
+
+    def restarts_before(self, step: int) -> tuple[Restart, ...]:
+        return tuple(r for r in self.restarts if r.before == step)
 
     def describe(self) -> str:
         head = ", ".join(f"p{i}={k.value}" for i, k in enumerate(self.slots))
         lines = [f"producers: {head}"]
-        lines += [f"  {i}: {b.describe()}" for i, b in enumerate(self.batches)]
+        for i, b in enumerate(self.batches):
+            lines += [f"  -: {r.describe()}" for r in self.restarts_before(i)]
+            lines.append(f"  {i}: {b.describe()}")
+        lines += [f"  -: {r.describe()}" for r in self.restarts_before(len(self.batches))]
         return "\n".join(lines)
 
 
@@ -98,13 +135,15 @@ def case_to_json(case: BrokerCase) -> dict[str, Any]:
     }
     if case.name:
         out["name"] = case.name
+    if case.restarts:
+        out["restarts"] = [[r.before, r.kind.value] for r in case.restarts]
     return out
 
 
 def case_from_json(data: Any, where: str = "case") -> BrokerCase:
     if not isinstance(data, Mapping):
         raise CaseError(f"{where}: expected an object, got {type(data).__name__}")
-    unknown = set(data) - {"slots", "batches", "name"}
+    unknown = set(data) - {"slots", "batches", "name", "restarts"}
     if unknown:
         raise CaseError(f"{where}: unknown field(s) {sorted(unknown)}")
     slots_raw = data.get("slots")
@@ -128,7 +167,17 @@ def case_from_json(data: Any, where: str = "case") -> BrokerCase:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise CaseError(f"{where}.name: expected a string")
+    restarts_raw = data.get("restarts", [])
+    if not isinstance(restarts_raw, list):
+        raise CaseError(f"{where}.restarts: expected a list")
+    restarts = []
+    for i, item in enumerate(restarts_raw):
+        kinds = [k.value for k in RestartKind]
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and not isinstance(item[0], bool)
+                and item[1] in kinds):
+            raise CaseError(f"{where}.restarts[{i}]: expected [before_batch, one of {kinds}], got {item!r}")
+        restarts.append(Restart(item[0], RestartKind(item[1])))
     try:
-        return BrokerCase(slots, tuple(batches), name)
+        return BrokerCase(slots, tuple(batches), name, tuple(restarts))
     except CaseError as exc:
         raise CaseError(f"{where}: {exc}") from None

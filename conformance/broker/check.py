@@ -34,6 +34,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as Settings
 from hypothesis.errors import FlakyFailure, FlakyReplay
 
+from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
@@ -131,7 +132,8 @@ def check_broker(
         try:
             if table:
                 emit(progress, ProgressEvent(Kind.START, column, "probe table", 0, len(PROBES)))
-            probes = run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic) if table else ()
+            probes = (run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic,
+                                 restart=handle.restart) if table else ())
             diverging = sum(p.status == "diverges" for p in probes)
             if table:
                 emit(progress, ProgressEvent(Kind.END, column, "probe table", len(probes), len(PROBES), diverging,
@@ -180,6 +182,7 @@ def check_broker(
         target=target, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
         findings=tuple(findings), probes=probes, errors=tuple(errors), coverage=tuple(sorted(coverage.items())),
         duration_s=time.monotonic() - started, classes=tuple(sorted(reached)),
+        restartable=handle.can_restart and handle.shared_topic is None,
     )
 
 
@@ -197,8 +200,10 @@ def _round(
         suppress_health_check=[*base.suppress_health_check, HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
 
+    restarts = session.handle.can_restart and session.handle.shared_topic is None
+
     @run_settings
-    @given(broker_cases(profile, max_steps=max_steps))
+    @given(broker_cases(profile, max_steps=max_steps, restarts=restarts))
     def test(case: BrokerCase) -> None:
         nonlocal examples
         raise_if_stopping()  # a stop signal lost inside Hypothesis or a finalizer is raised here
@@ -207,10 +212,14 @@ def _round(
             on_example(examples)
         reached.update(case_classes(case, profile))
         try:
-            run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic)
+            run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic,
+                           restart=session.handle.restart)
         except WireError:
             session.reset()
             raise
+        finally:
+            if case.restarts:  # the restart closed the session's connection
+                session.reset()
         for step in run.steps:
             coverage[f"answered {step.actual_error}"] += 1
         for d in run.divergences:
@@ -228,6 +237,8 @@ def _round(
         return BrokerFinding(exc.divergence.anomaly, case, exc.divergence, exc.run.steps, examples), examples
     except WireError as exc:
         return f"the broker stopped answering: {exc}", examples
+    except BrokerStartError as exc:
+        return f"the broker did not come back from a restart: {exc}", examples
     except (FlakyFailure, FlakyReplay) as exc:
         return f"the broker answered the same case differently on replay: {exc}", examples
     return None, examples
@@ -282,8 +293,8 @@ def replay_broker_case(path: str | Path, *, target: str | None = None, kafka_ver
     with open_broker_target(spec) as handle:
         try:
             with WireClient(handle.host, handle.port) as client:
-                run = run_case(client, case, profile, shared_topic=handle.shared_topic)
-        except WireError as exc:
+                run = run_case(client, case, profile, shared_topic=handle.shared_topic, restart=handle.restart)
+        except (WireError, BrokerStartError) as exc:
             return ReplayResult(str(path), spec, "ERROR", detail=str(exc))
     names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))
     saved = data.get("anomaly")

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kafka_conformance.broker.cases import BrokerCase, SlotKind
+from kafka_conformance.broker.cases import BrokerCase, RestartKind, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
 
-__all__ = ["BROKER_CLASSES", "case_classes", "missed_classes"]
+__all__ = ["BROKER_CLASSES", "RESTART_CLASSES", "case_classes", "missed_classes"]
 
 BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("first-at-zero", "a producer's first batch at sequence 0"),
@@ -43,8 +43,18 @@ BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("after-int-max", "the batch right after one that ended at Int.MAX (sequence 0)"),
     ("two-producers", "two producers interleaved on one partition"),
     ("unallocated-producer", "a producer id the broker never issued"),
+    ("restart-clean", "the broker stopped cleanly (SIGTERM) and started again on its data between two batches"),
+    ("restart-crash", "the broker killed (SIGKILL) and started again on its data between two batches"),
+    ("duplicate-newest-after-restart", "after a restart, an exact resend of the producer's last batch (the snapshot keeps it)"),
+    ("resend-older-after-restart", "after a restart, an exact resend of an older batch of the window (the snapshot forgot it)"),
+    ("continues-after-restart", "after a restart, the producer's next sequence"),
 )
 """(name, what it is); stable names, shown in reports."""
+
+RESTART_CLASSES = frozenset({
+    "restart-clean", "restart-crash", "duplicate-newest-after-restart", "resend-older-after-restart", "continues-after-restart",
+})
+"""The classes only a target the kit can restart on its own data reaches."""
 
 
 def _resend_class(history: list[tuple[int, int, int]], batch: ProducerBatch, window: int) -> str | None:
@@ -102,14 +112,40 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
     if SlotKind.UNALLOCATED in case.slots:
         found.add("unallocated-producer")
     histories: list[list[tuple[int, int, int]]] = [[] for _ in case.slots]
+    before_restart: list[list[tuple[int, int, int]] | None] = [None for _ in case.slots]
+    """Per slot, what it had written before the last restart, until its first batch after it."""
     for i, crafted in enumerate(case.batches):
+        for r in case.restarts_before(i):
+            found.add("restart-clean" if r.kind is RestartKind.CLEAN else "restart-crash")
+            log.restart(clean=r.kind is RestartKind.CLEAN)
+            before_restart = [list(h) for h in histories]
         batch = crafted.to_batch(crafted.producer + 1, "classes", i)
-        found |= _step_class(log, histories[crafted.producer], batch, profile.window_size)
+        written = before_restart[crafted.producer]
+        after = _after_restart(written, batch) if written else None
+        if after is not None:
+            found.add(after)
+        else:
+            found |= _step_class(log, histories[crafted.producer], batch, profile.window_size)
+        if written and "continues" in _step_class(log, histories[crafted.producer], batch, profile.window_size):
+            found.add("continues-after-restart")
         if log.append_client(batch).appended:  # only written batches are cached (or leave the window)
             histories[crafted.producer].append((batch.producer_epoch, batch.base_sequence, batch.last_sequence))
+            before_restart[crafted.producer] = None
+    for r in case.restarts_before(len(case.batches)):
+        found.add("restart-clean" if r.kind is RestartKind.CLEAN else "restart-crash")
     return found
 
 
-def missed_classes(reached: Iterable[str]) -> tuple[str, ...]:
+def _after_restart(written: list[tuple[int, int, int]], batch: ProducerBatch) -> str | None:
+    """The restart class of an exact resend of a batch written before the restart, if it is one."""
+    key = (batch.producer_epoch, batch.base_sequence, batch.last_sequence)
+    if key not in written:
+        return None
+    return "duplicate-newest-after-restart" if written[-1] == key else "resend-older-after-restart"
+
+
+def missed_classes(reached: Iterable[str], *, restartable: bool = True) -> tuple[str, ...]:
+    """The classes not reached; without ``restartable``, the restart classes are not counted
+    (the report says separately that they could not run)."""
     got = set(reached)
-    return tuple(name for name, _ in BROKER_CLASSES if name not in got)
+    return tuple(name for name, _ in BROKER_CLASSES if name not in got and (restartable or name not in RESTART_CLASSES))

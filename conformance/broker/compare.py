@@ -20,12 +20,12 @@ import contextlib
 import itertools
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import attrs
 
 from kafka_conformance.adapters.brokers.wire_client import ProduceResult, WireClient, WireError
-from kafka_conformance.broker.cases import BrokerCase, SlotKind
+from kafka_conformance.broker.cases import BrokerCase, CaseError, RestartKind, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX, LogRecord, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog, ProduceResponse
 from kafka_conformance.reference.broker.produce_errors import ProduceError
@@ -219,7 +219,7 @@ def _answer(error: int, offset: int, log_start: int) -> str:
 
 def run_case(
     client: WireClient, case: BrokerCase, profile: BrokerProfile, *, topic: str | None = None,
-    shared_topic: str | None = None, stop_at_first: bool = False,
+    shared_topic: str | None = None, stop_at_first: bool = False, restart: Callable[[bool], None] | None = None,
 ) -> CaseRun:
     """Send ``case`` to a fresh topic through ``client`` and compare every answer and the final log.
 
@@ -228,8 +228,15 @@ def run_case(
     producer ids of its own, and the model starts at the partition's current end offset
     (so offsets still compare exactly, and the model knows the partition held records).
 
-    Raises WireError when the broker cannot be talked to (that is an error, not a divergence).
+    ``restart`` stops and starts the broker again on its own data (True: cleanly); a case with
+    restarts needs it, and closes ``client`` at its first restart (the caller opens a new one).
+
+    Raises WireError when the broker cannot be talked to (that is an error, not a divergence),
+    CaseError for a case with restarts and no ``restart``.
     """
+    if case.restarts and (restart is None or shared_topic is not None):
+        raise CaseError("this case restarts the broker, and this target cannot be restarted by the kit "
+                        "(kafka:VERSION can)")
     if shared_topic is not None:
         topic = shared_topic
         leaders = client.wait_for_leaders(topic, 1)
@@ -238,7 +245,7 @@ def run_case(
         leaders = client.create_topic(topic)
     with _leader(client, topic, leaders.get(0, -1)) as leader:
         start = leader.list_offset(topic, 0) if shared_topic is not None else 0
-        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, start)
+        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, start, restart)
 
 
 @contextlib.contextmanager
@@ -254,32 +261,77 @@ def _leader(client: WireClient, topic: str, node: int) -> Iterator[WireClient]:
         yield other
 
 
+class _Connection:
+    """The connection to the partition's leader, replaced when the case restarts the broker."""
+
+    def __init__(self, leader: WireClient, restart: Callable[[bool], None] | None) -> None:
+        self.leader = leader
+        self._restart = restart
+        self._own = False
+
+    def restart(self, clean: bool) -> None:
+        assert self._restart is not None
+        host, port, timeout_s = self.leader.host, self.leader.port, self.leader.timeout_s
+        self.leader.close()
+        self._restart(clean)
+        self.leader = WireClient(host, port, timeout_s=timeout_s)
+        self._own = True
+
+    def close(self) -> None:
+        if self._own:
+            self.leader.close()
+
+
 def _run_on_leader(
     client: WireClient, leader: WireClient, case: BrokerCase, profile: BrokerProfile, topic: str, stop_at_first: bool,
-    start: int,
+    start: int, restart: Callable[[bool], None] | None = None,
+) -> CaseRun:
+    connection = _Connection(leader, restart)
+    try:
+        return _run_steps(client, connection, case, profile, topic, stop_at_first, start)
+    finally:
+        connection.close()
+
+
+def _restarted(connection: _Connection, log: PartitionLog, case: BrokerCase, step: int) -> None:
+    for r in case.restarts_before(step):
+        clean = r.kind is RestartKind.CLEAN
+        connection.restart(clean)
+        log.restart(clean=clean)
+
+
+def _run_steps(
+    client: WireClient, connection: _Connection, case: BrokerCase, profile: BrokerProfile, topic: str,
+    stop_at_first: bool, start: int,
 ) -> CaseRun:
     pids = ProducerIds(client).for_slots(case.slots)
     log = PartitionLog(profile)
     log.log_end_offset = start  # earlier cases' records on a shared partition: not ours, but they hold the offsets
+    leader = connection.leader
     produce_v5 = leader.version_for(0) >= 5
     steps: list[StepRecord] = []
     found: list[BrokerDivergence] = []
     complete = True
     for i, crafted in enumerate(case.batches):
+        _restarted(connection, log, case, i)
+        leader = connection.leader
         batch = crafted.to_batch(pids[crafted.producer], topic, i)
+        request = crafted.describe()
+        if case.restarts_before(i):
+            request = f"after a {case.restarts_before(i)[-1].kind.value} restart, {request}"
         entry = log.producers.get(batch.producer_id)
         new_epoch = entry is not None and batch.producer_epoch > entry.epoch
         next_seq = _expected_next(log, batch)
         leo = log.log_end_offset
         expected = log.append_client(batch)
         actual = _produce_settled(leader, topic, batch, expected)
-        steps.append(StepRecord(i, crafted.describe(), expected.error.code, expected.base_offset, expected.log_start_offset,
+        steps.append(StepRecord(i, request, expected.error.code, expected.base_offset, expected.log_start_offset,
                                 expected.rule, actual.error_code, actual.base_offset, actual.log_start_offset))
         anomaly = classify(expected, actual, log_end_before=leo, batch=batch, next_seq=next_seq, new_epoch=new_epoch,
                            slot=case.slots[crafted.producer], produce_v5=produce_v5)
         if anomaly is None:
             continue
-        div = BrokerDivergence(anomaly, i, crafted.describe(),
+        div = BrokerDivergence(anomaly, i, request,
                                _answer(expected.error.code, expected.base_offset, expected.log_start_offset),
                                _answer(actual.error_code, actual.base_offset, actual.log_start_offset), expected.rule)
         found.append(div)
@@ -287,6 +339,8 @@ def _run_on_leader(
             complete = False
             break
     if complete:
+        _restarted(connection, log, case, len(case.batches))
+        leader = connection.leader
         mismatch = compare_logs(log.records(), leader.read_log(topic, 0, start=start))
         if mismatch is not None:
             found.append(mismatch)

@@ -10,10 +10,12 @@ true for every version the model knows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -30,8 +32,20 @@ class Probe:
     case: BrokerCase
 
 
-def _probe(name: str, question: str, *batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,)) -> Probe:
-    return Probe(name, question, BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), name))
+def _probe(name: str, question: str, *batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,),
+           restarts: tuple[Restart, ...] = ()) -> Probe:
+    return Probe(name, question, BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), name, restarts))
+
+
+def _restart_probe(kind: RestartKind) -> Probe:
+    """Five batches, a restart, then a resend of the oldest and of the fourth (no longer
+    duplicates: a producer snapshot keeps the last batch only, so Kafka answers 45), of the
+    last (still a duplicate), and the next batch."""
+    signal = "SIGTERM" if kind is RestartKind.CLEAN else "SIGKILL"
+    return _probe(f"restart-{kind.value}-window", f"after a {kind.value} restart ({signal}), is only the last batch still a "
+                  "duplicate, as Kafka's producer snapshot keeps (older resends: OUT_OF_ORDER_SEQUENCE_NUMBER)?",
+                  *((0, 0, seq, 1) for seq in range(5)), (0, 0, 0, 1), (0, 0, 3, 1), (0, 0, 4, 1), (0, 0, 5, 1),
+                  restarts=(Restart(5, kind),))
 
 
 PROBES: tuple[Probe, ...] = (
@@ -61,7 +75,11 @@ PROBES: tuple[Probe, ...] = (
     _probe("two-producers", "are two producers' sequences kept apart on one partition?",
            (0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 1, 1), slots=(A, A)),
     _probe("negative-sequence", "is an idempotent batch with base sequence -1 refused as invalid?", (0, 0, -1, 1)),
+    _restart_probe(RestartKind.CLEAN),
+    _restart_probe(RestartKind.CRASH),
 )
+"""The restart rows run only on a target the kit can restart on its own data (``kafka:VERSION``);
+elsewhere they are skipped, and the table says so."""
 
 
 @attrs.frozen
@@ -69,7 +87,7 @@ class ProbeResult:
     name: str
     question: str
     status: str
-    """``conforms``, ``diverges`` or ``error``."""
+    """``conforms``, ``diverges``, ``error`` or ``skipped`` (a restart row on a target the kit cannot restart)."""
     anomalies: tuple[str, ...] = ()
     divergences: tuple[BrokerDivergence, ...] = ()
     error: str = ""
@@ -81,27 +99,40 @@ class ProbeResult:
             return "as Kafka"
         if self.status == "error":
             return f"error: {self.error}"
+        if self.status == "skipped":
+            return f"skipped: {self.error}"
         return ", ".join(self.anomalies)
 
 
+NO_RESTART = "the kit cannot restart this target on its own data (kafka:VERSION can)"
+
+
 def run_probes(client_factory: type[WireClient] | None, host: str, port: int, profile: BrokerProfile,
-               *, probes: tuple[Probe, ...] = PROBES, shared_topic: str | None = None) -> tuple[ProbeResult, ...]:
-    """Each probe on a fresh topic of the broker at ``host:port``, over one connection (reopened after an error)."""
+               *, probes: tuple[Probe, ...] = PROBES, shared_topic: str | None = None,
+               restart: Callable[[bool], None] | None = None) -> tuple[ProbeResult, ...]:
+    """Each probe on a fresh topic of the broker at ``host:port``, over one connection (reopened
+    after an error or a restart); ``restart`` restarts the broker for the restart rows."""
     factory = client_factory or WireClient
     out = []
     client: WireClient | None = None
     try:
         for probe in probes:
+            if probe.case.restarts and (restart is None or shared_topic is not None):
+                out.append(ProbeResult(probe.name, probe.question, "skipped", error=NO_RESTART))
+                continue
             try:
                 if client is None:
                     client = factory(host, port)
-                run = run_case(client, probe.case, profile, shared_topic=shared_topic)
+                run = run_case(client, probe.case, profile, shared_topic=shared_topic, restart=restart)
             except WireError as exc:
                 out.append(ProbeResult(probe.name, probe.question, "error", error=str(exc)))
                 if client is not None:
                     client.close()
                 client = None
                 continue
+            if probe.case.restarts:  # the restart closed it
+                client.close()
+                client = None
             status = "diverges" if run.divergences else "conforms"
             names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))
             out.append(ProbeResult(probe.name, probe.question, status, names, run.divergences, run=run))

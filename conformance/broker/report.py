@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from kafka_conformance.broker.cases import BrokerCase, case_to_json
-from kafka_conformance.broker.classes import BROKER_CLASSES, missed_classes
+from kafka_conformance.broker.classes import BROKER_CLASSES, RESTART_CLASSES, missed_classes
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence, StepRecord
 from kafka_conformance.broker.probes import ProbeResult
 from kafka_conformance.terminal.verdict import seed_text, verdict_line
@@ -52,11 +52,17 @@ class BrokerReport:
     duration_s: float = 0.0
     classes: tuple[str, ...] = ()
     """The input classes (:data:`~kafka_conformance.broker.classes.BROKER_CLASSES`) the generated cases reached."""
+    restartable: bool = True
+    """False when the kit could not restart the target: the restart classes and probe rows did not run."""
 
     @property
     def missed_classes(self) -> tuple[str, ...]:
         """Classes no generated case reached (empty when no case was generated: nothing was claimed)."""
-        return missed_classes(self.classes) if self.examples else ()
+        return missed_classes(self.classes, restartable=self.restartable) if self.examples else ()
+
+    @property
+    def counted_classes(self) -> int:
+        return len(BROKER_CLASSES) - (0 if self.restartable else len(RESTART_CLASSES))
 
     @property
     def anomalies(self) -> tuple[str, ...]:
@@ -88,7 +94,7 @@ def render_broker_text(report: BrokerReport) -> str:
         lines.append("conformance table:")
         width = max(len(p.name) for p in report.probes)
         for p in report.probes:
-            mark = {"conforms": "ok  ", "diverges": "DIFF", "error": "ERR "}[p.status]
+            mark = {"conforms": "ok  ", "diverges": "DIFF", "error": "ERR ", "skipped": "skip"}[p.status]
             lines.append(f"  {mark} {p.name:<{width}}  {p.summary}")
     for f in report.findings:
         lines.append("")
@@ -107,9 +113,12 @@ def render_broker_text(report: BrokerReport) -> str:
     if report.coverage:
         lines.append("  exercised: " + ", ".join(f"{k} x{v}" for k, v in report.coverage))
     if report.examples:
-        lines.append(f"  input classes: {len(BROKER_CLASSES) - len(report.missed_classes)}/{len(BROKER_CLASSES)} reached")
+        lines.append(f"  input classes: {report.counted_classes - len(report.missed_classes)}/{report.counted_classes} reached")
         if report.missed_classes:
             lines.append(f"  not reached (the run says nothing about them): {', '.join(report.missed_classes)}")
+        if not report.restartable:
+            lines.append(f"  not run: broker restarts ({', '.join(sorted(RESTART_CLASSES))}): the kit cannot restart this "
+                         "target on its own data (kafka:VERSION can)")
     lines.append("")
     found = ", ".join(report.anomalies) or "none"
     lines.append(verdict_line(report.verdict, target=f"{report.target}, Kafka {report.kafka_version}", seed=report.seed,
@@ -156,7 +165,8 @@ def report_to_json(report: BrokerReport) -> dict[str, Any]:
         ],
         "errors": list(report.errors),
         "coverage": dict(report.coverage),
-        "classes": {"reached": list(report.classes), "missed": list(report.missed_classes)},
+        "classes": {"reached": list(report.classes), "missed": list(report.missed_classes),
+                    "not_run": [] if report.restartable else sorted(RESTART_CLASSES)},
         "duration_s": round(report.duration_s, 3),
     }
 
@@ -175,6 +185,8 @@ def render_broker_junit(report: BrokerReport) -> str:
             body = f"<failure type={quoteattr(p.anomalies[0])} message={quoteattr(p.summary)}>{escape(text)}</failure>"
         elif p.status == "error":
             body = f"<error type=\"broker-error\" message={quoteattr(p.error)}/>"
+        elif p.status == "skipped":
+            body = f"<skipped message={quoteattr(p.error)}/>"
         cases.append(f'  <testcase classname="broker.probes" name={quoteattr(p.name)}>{body}</testcase>')
     for f in report.findings:
         text = f.case.describe() + "\n" + f.divergence.describe()
@@ -189,6 +201,7 @@ def render_broker_junit(report: BrokerReport) -> str:
         cases.append(f'  <testcase classname="broker.generated" name="run"><error type="broker-error" message={quoteattr(e)}/></testcase>')
     failures = sum(1 for p in report.probes if p.status == "diverges") + len(report.findings)
     errors = sum(1 for p in report.probes if p.status == "error") + len(report.errors)
+    skipped = sum(1 for p in report.probes if p.status == "skipped")
     head = (f'<testsuite name={quoteattr("kafka-conformance broker " + report.target)} tests="{len(cases)}" '
-            f'failures="{failures}" errors="{errors}" time="{report.duration_s:.3f}">')
+            f'failures="{failures}" errors="{errors}" skipped="{skipped}" time="{report.duration_s:.3f}">')
     return '<?xml version="1.0" encoding="utf-8"?>\n' + head + "\n" + "\n".join(cases) + "\n</testsuite>\n"

@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
 from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -59,9 +59,20 @@ def _epoch(log: PartitionLog, pid: int) -> int:
     return 0 if entry is None or entry.epoch < 0 else entry.epoch
 
 
+_RESTART_PLANS = (None, None, None, None, None, None, RestartKind.CLEAN, RestartKind.CRASH)
+"""About one case in four restarts the broker once (each restart costs a real broker seconds);
+None first, so that a shrunk case restarts only when the failure needs it."""
+
+
 @st.composite
-def broker_cases(draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unallocated: bool = True) -> BrokerCase:
-    """Cases of 1..``max_steps`` batches from one or two producers, built move by move against the model."""
+def broker_cases(
+    draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unallocated: bool = True, restarts: bool = False,
+) -> BrokerCase:
+    """Cases of 1..``max_steps`` batches from one or two producers, built move by move against the model.
+
+    ``restarts``: a case may restart the broker once (clean or crash) between two batches, for
+    targets the kit can restart; the move after a restart is drawn with a resend first, so
+    that the batches a restart forgets are sent again."""
     kinds = [SlotKind.ALLOCATED]
     if draw(st.booleans()):
         kinds.append(draw(st.sampled_from([SlotKind.ALLOCATED, SlotKind.UNALLOCATED] if unallocated else [SlotKind.ALLOCATED])))
@@ -71,10 +82,19 @@ def broker_cases(draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unal
     sent = _Sent(len(kinds))
     batches: list[CraftedBatch] = []
     window = profile.window_size
+    plan = draw(st.sampled_from(_RESTART_PLANS)) if restarts else None
+    restart_after = draw(st.integers(1, max_steps)) if plan is not None else 0
+    done: list[Restart] = []
     for _ in range(draw(st.integers(1, max_steps))):
         slot = draw(st.integers(0, len(kinds) - 1))
         pid = pids[slot]
-        move = draw(st.sampled_from(MOVES))
+        just_restarted = False
+        if plan is not None and not done and len(batches) >= restart_after:
+            done.append(Restart(len(batches), plan))
+            log.restart(clean=plan is RestartKind.CLEAN)
+            event(f"move: restart ({plan.value})")
+            just_restarted = True
+        move = draw(st.sampled_from(("resend", *MOVES) if just_restarted else MOVES))
         records = draw(st.integers(1, 3))
         epoch = _epoch(log, pid)
         nxt = _next_sequence(log, pid, epoch, firsts[slot])
@@ -119,4 +139,4 @@ def broker_cases(draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unal
         event(f"model: {answer.error.name}{' (duplicate)' if answer.is_success and not answer.appended else ''}")
         if crafted.base_sequence + crafted.records - 1 > INT32_MAX and answer.appended:
             event("model: a batch spanning the sequence wrap was written")
-    return BrokerCase(tuple(kinds), tuple(batches))
+    return BrokerCase(tuple(kinds), tuple(batches), restarts=tuple(done))

@@ -54,6 +54,14 @@ class BrokerHandle:
     description: str
     shared_topic: str | None = None
     """Set for brokers that serve one fixed topic: cases share its partition 0 (see ``run_case``)."""
+    restart: Callable[[bool], None] | None = attrs.field(default=None, eq=False)
+    """Stop and start the broker again on its own data (True: a clean stop, False: a kill),
+    serving again when it returns; None when the kit cannot restart this target (one it did
+    not start, or one that keeps no data across a restart)."""
+
+    @property
+    def can_restart(self) -> bool:
+        return self.restart is not None
 
     @property
     def bootstrap(self) -> str:
@@ -70,7 +78,7 @@ def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
             broker = stack.enter_context(start_broker(spec))
         except (BrokerUnavailable, BrokerStartError, ValueError) as exc:
             raise BrokerTargetError(str(exc)) from exc
-        yield BrokerHandle(spec, broker.host, broker.port, broker.describe())
+        yield BrokerHandle(spec, broker.host, broker.port, broker.describe(), restart=broker.restart)
 
 
 @contextlib.contextmanager

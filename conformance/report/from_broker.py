@@ -53,6 +53,8 @@ def _probe_cell(probe: ProbeResult, saved_to: str | None) -> Cell:
         return Cell(row, CellStatus.HOLDS, 1)
     if probe.status == "error":
         return Cell(row, CellStatus.COULD_NOT_RUN, 1, reason=f"the broker could not answer: {probe.error}")
+    if probe.status == "skipped":
+        return Cell(row, CellStatus.NOT_APPLICABLE, 0, reason=probe.error)
     case = next((p.case for p in PROBES if p.name == probe.name), None)
     lines = tuple(case.describe().splitlines()) if case is not None else ()
     return Cell(row, CellStatus.DIVERGES, 1, divergences=tuple(_divergences(probe.divergences, lines, saved_to)))

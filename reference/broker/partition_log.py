@@ -14,8 +14,10 @@ Kafka's error code, the base offset and the log start offset, as
 Errors from the producer-state and record checks carry the log start offset (the
 Java client reads it on UNKNOWN_PRODUCER_ID); the base offset is then -1.
 
-Replication, acks and crashes live in :mod:`replication`; this class is the
-part a single broker does on its own.  It is mutable on purpose (a log is), but
+Producer snapshots and what a restart on the same data recovers (clean or after a
+crash) live here too (:meth:`PartitionLog.restart`), because they are what one
+broker does with its own files.  Replication, acks and elections live in
+:mod:`replication`; this class is the part a single broker does on its own.  It is mutable on purpose (a log is), but
 every value it hands out is frozen.
 """
 
@@ -87,6 +89,10 @@ class PartitionLog:
         self.producers: dict[int, ProducerEntry] = {}
         self.log_start_offset = 0
         self.log_end_offset = 0
+        self.snapshots: dict[int, dict[int, ProducerEntry]] = {}
+        """Producer snapshot files by offset, each as :meth:`take_snapshot` wrote it."""
+        self.last_snapshot_offset = 0
+        """``lastSnapOffset``: where the state was last written or loaded from."""
 
     @property
     def ever_held_records(self) -> bool:
@@ -150,39 +156,119 @@ class PartitionLog:
 
     # -- log maintenance -----------------------------------------------------------
     def truncate_to(self, offset: int) -> None:
-        """Drop every batch at or after ``offset`` and rebuild producer state from what is left
-        (``truncateAndReload``)."""
+        """Drop every batch at or after ``offset`` and rebuild producer state up to it
+        (``UnifiedLog.truncateTo``: ``rebuildProducerState`` to the new end, from the newest
+        snapshot at or below it).  An offset at or past the log end changes nothing, as in
+        Kafka ("has no effect as the largest offset in the log is ...")."""
+        if offset >= self.log_end_offset:
+            return
+        had_state = bool(self.producers)
         self.entries = [e for e in self.entries if e.last_offset < offset]
+        self.log_start_offset = min(self.log_start_offset, offset)  # UnifiedLog.scala@3.9.0-rc3:1838, Log.scala@1.0.1:1485
         self.log_end_offset = self.entries[-1].last_offset + 1 if self.entries else self.log_start_offset
-        self.rebuild_producer_state()
-
-    def rebuild_producer_state(self) -> None:
-        """Producer state from a full replay of the surviving log, as after an unclean restart
-        with no usable snapshot.  State kept only in memory (e.g. for producers whose records
-        were deleted) is lost."""
-        self.producers = {}
-        for entry in self.entries:
-            if entry.batch.has_producer_id:
-                pid = entry.batch.producer_id
-                self.producers[pid] = record_batch(self.producers.get(pid), entry.batch, entry.base_offset, self.profile)
+        self._reload(had_state=had_state)
 
     def delete_records(self, before_offset: int) -> None:
-        """Advance the log start offset (retention or DeleteRecords).  Before 2.4 (KAFKA-7190)
-        producers whose last offset falls below it lose their state at once."""
+        """Advance the log start offset (retention or DeleteRecords).  The batches stay in the
+        segment (only whole segments are deleted, and the suite's logs have one) but are no
+        longer read.  Before 2.4 (KAFKA-7190) producers whose last offset falls below it lose
+        their state at once."""
         if before_offset <= self.log_start_offset:
             return
         self.log_start_offset = min(before_offset, self.log_end_offset)
-        self.entries = [e for e in self.entries if e.last_offset >= self.log_start_offset]
         if not self.profile.state_survives_log_start_advance:
             self.producers = {pid: s for pid, s in self.producers.items() if s.last_offset >= self.log_start_offset}
 
     def expire_producers(self, now_ms: int, expiration_ms: int | None = None) -> tuple[int, ...]:
         """Drop idle producers (``removeExpiredProducers``); returns the expired ids."""
-        limit = self.profile.default_producer_id_expiration_ms if expiration_ms is None else expiration_ms
+        limit = self._expiration_ms(expiration_ms)
         expired = tuple(pid for pid, s in self.producers.items() if is_expired(s, now_ms, limit))
         for pid in expired:
             del self.producers[pid]
         return expired
+
+    def _expiration_ms(self, expiration_ms: int | None) -> int:
+        return self.profile.default_producer_id_expiration_ms if expiration_ms is None else expiration_ms
+
+    # -- producer snapshots and restarts ---------------------------------------------
+    def take_snapshot(self) -> None:
+        """``ProducerStateManager.takeSnapshot``: the producer state as a snapshot file keeps
+        it (the last batch of each producer, :meth:`ProducerEntry.as_snapshot`) at the log end,
+        written only if the state moved past the last snapshot written or loaded
+        (``ProducerStateManager.scala@1.0.1:630-638``, ``ProducerStateManager.java@3.9.0-rc3:465-467``)."""
+        if self.log_end_offset > self.last_snapshot_offset:
+            self.snapshots[self.log_end_offset] = {pid: e.as_snapshot() for pid, e in self.producers.items()}
+            self.last_snapshot_offset = self.log_end_offset
+
+    def lose_tail(self, offset: int) -> None:
+        """A power loss: the batches at or after ``offset`` (never fsynced) are gone from the
+        files; the producer state in memory dies with the process (see :meth:`restart`)."""
+        self.entries = [e for e in self.entries if e.last_offset < offset]
+        self.log_end_offset = self.entries[-1].last_offset + 1 if self.entries else self.log_start_offset
+        self.snapshots = {o: s for o, s in self.snapshots.items() if o <= self.log_end_offset}
+
+    def restart(self, *, clean: bool, now_ms: int | None = None, expiration_ms: int | None = None) -> None:
+        """The broker stops and starts again on this log's data.
+
+        * **clean** (SIGTERM, controlled shutdown): ``Log.close`` snapshots the producer state
+          at the log end (``Log.scala@1.0.1:564-572``, ``UnifiedLog.scala@3.9.0-rc3:661-664``);
+        * **crash** (SIGKILL; the page cache keeps every write): no clean-shutdown marker, so
+          the active segment is recovered (``recoverLog``): a producer-state manager of its own
+          replays every batch of the segment (even those below the log start offset) and
+          snapshots the result at the log end (``Log.scala@1.0.1:349-369``,
+          ``LogLoader.scala@3.9.0-rc3:355-375``); the snapshots it found above the segment's
+          base were deleted first (``truncateAndReload``).
+
+        Either way the load then starts from that newest snapshot with nothing after it to
+        replay, so each producer comes back with its **last batch only**: a resend of an older
+        batch of the window is no longer a duplicate (OUT_OF_ORDER_SEQUENCE_NUMBER).
+        ``now_ms``: producers idle longer than the expiry at that time are not loaded
+        (``loadFromSnapshot``); None loads them all.
+        """
+        if clean:
+            self.take_snapshot()
+        else:
+            replayed: dict[int, ProducerEntry] = {}
+            for entry in self.entries:
+                if entry.batch.has_producer_id:
+                    pid = entry.batch.producer_id
+                    replayed[pid] = record_batch(replayed.get(pid), entry.batch, entry.base_offset, self.profile)
+            self.snapshots = {}
+            if self.log_end_offset > 0:  # the recovering manager's first snapshot (its last one was "at 0")
+                self.snapshots[self.log_end_offset] = {pid: e.as_snapshot() for pid, e in replayed.items()}
+        self.producers = {}
+        self._reload(had_state=True, now_ms=now_ms, expiration_ms=expiration_ms)
+
+    def _reload(self, *, had_state: bool, now_ms: int | None = None, expiration_ms: int | None = None) -> None:
+        """``rebuildProducerState`` up to the log end (``Log.scala@1.0.1:474-520``,
+        ``UnifiedLog.scala@3.9.0-rc3:2203-2279``), for one segment:
+
+        1. ``truncateAndReload``: snapshots above the log end or at/below the log start are
+           deleted; the newest left is loaded, less expired producers (and before 2.4 those
+           whose last offset is below the log start); none left: no state, from the log start;
+        2. unless there was no state before (``isEmptyBeforeTruncation``), every batch from
+           there to the log end replayed (full windows); the snapshot Kafka takes at the start
+           of each segment it replays is never new for a log of one segment;
+        3. from 2.0 (KAFKA-7076) a snapshot at the log end.
+        """
+        end, start_of_log = self.log_end_offset, self.log_start_offset
+        self.snapshots = {o: s for o, s in self.snapshots.items() if start_of_log < o <= end}
+        base = max(self.snapshots, default=None)
+        limit = self._expiration_ms(expiration_ms)
+        self.producers = {
+            pid: e for pid, e in (self.snapshots[base] if base is not None else {}).items()
+            if (now_ms is None or not is_expired(e, now_ms, limit))
+            and (self.profile.state_survives_log_start_advance or e.last_offset >= start_of_log)
+        }
+        start = base if base is not None else start_of_log
+        self.last_snapshot_offset = start
+        if end > start and had_state:
+            for entry in self.entries:
+                if entry.last_offset >= start and entry.batch.has_producer_id:
+                    pid = entry.batch.producer_id
+                    self.producers[pid] = record_batch(self.producers.get(pid), entry.batch, entry.base_offset, self.profile)
+        if self.profile.snapshot_at_end_of_reload:
+            self.take_snapshot()
 
     # -- reading -------------------------------------------------------------------
     def records(self) -> tuple[LogRecord, ...]:
@@ -191,3 +277,7 @@ class PartitionLog:
 
     def entries_from(self, offset: int) -> tuple[LogEntry, ...]:
         return tuple(e for e in self.entries if e.base_offset >= offset)
+
+    def readable_entries(self) -> tuple[LogEntry, ...]:
+        """The batches a read from the log start offset returns (the others stay in the segment)."""
+        return tuple(e for e in self.entries if e.last_offset >= self.log_start_offset)

@@ -92,6 +92,15 @@ class ProducerEntry:
     def last_offset(self) -> int:
         return self.batches[-1].last_offset if self.batches else -1
 
+    def as_snapshot(self) -> ProducerEntry:
+        """What a producer snapshot file keeps of this entry: the epoch, the timestamp and the
+        *last* batch only (one ``LastSequence``/``LastOffset``/``OffsetDelta`` per producer in the
+        snapshot schema, the same from 0.11 to 4.x: ``ProducerStateManager.writeSnapshot``, read
+        back as one ``BatchMetadata`` by ``readSnapshot``,
+        ``storage/.../ProducerStateManager.java@3.9.0-rc3:648-679``, ``Log.scala@1.0.1``'s
+        ``ProducerStateManager.scala``).  The four older batches of the window are gone."""
+        return attrs.evolve(self, batches=self.batches[-1:])
+
     def find_duplicate(self, batch: ProducerBatch) -> BatchMetadata | None:
         """``findDuplicateBatch``: same epoch and exactly the same sequence range."""
         if batch.producer_epoch != self.epoch:

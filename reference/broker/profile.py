@@ -76,6 +76,14 @@ class BrokerProfile:
         return self.version.at_least("2.4.0")
 
     @property
+    def snapshot_at_end_of_reload(self) -> bool:
+        """KAFKA-7076 (2.0.0): rebuilding producer state (at load and on every truncation) ends
+        with a snapshot at the offset it rebuilt to (``Log.scala@2.0.0``, ``loadProducerState``;
+        ``UnifiedLog.scala@3.9.0-rc3:2277-2278``).  1.0 and 1.1 took none there
+        (``Log.scala@1.0.1:505-520``), so a later reload went back to an older snapshot."""
+        return self.version.at_least("2.0.0")
+
+    @property
     def wrapped_batch_offset_bug(self) -> bool:
         """KAFKA-7692 (2.2.0): before, the cached offset delta of a batch was computed from its
         sequences, so a duplicate of a batch spanning the Int.MAX wrap answered a wrong first offset."""

@@ -16,7 +16,8 @@ mechanism itself [inferred]:
 * a crashed replica leaves the ISR at once (``replica.lag.time.max.ms`` elapsed),
   except the last member, which stays (the "last replica standing", KIP-966);
 * ``crash(lose_unflushed=True)`` is a power loss: the log falls back to what was
-  flushed, and producer state is rebuilt from the surviving log;
+  flushed; either way the replica comes back with what crash recovery rebuilds
+  (:meth:`PartitionLog.restart`: each producer's last batch only);
 * an acks=all request is answered once the high watermark passes it:
   NONE, or NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR is then below
   min.insync.replicas; NOT_LEADER_OR_FOLLOWER if leadership moved first; nothing
@@ -149,9 +150,8 @@ class Partition:
         replica = self.replicas[broker]
         replica.alive = False
         if lose_unflushed:
-            replica.log.truncate_to(replica.flushed_offset)
-        else:
-            replica.log.rebuild_producer_state()
+            replica.log.lose_tail(replica.flushed_offset)
+        replica.log.restart(clean=False)  # recovered now: nothing happens to a stopped broker's files
         if len(self.isr) > 1:
             self.isr.discard(broker)
         lost = [p.request_id for p in self.pending if p.leader == broker]

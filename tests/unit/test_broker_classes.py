@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, SlotKind
-from kafka_conformance.broker.classes import BROKER_CLASSES, case_classes, missed_classes
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
+from kafka_conformance.broker.classes import BROKER_CLASSES, RESTART_CLASSES, case_classes, missed_classes
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.broker.profile import broker_profile
 
@@ -59,4 +59,20 @@ def test_missed_classes_keep_the_catalogue_order() -> None:
     names = [n for n, _ in BROKER_CLASSES]
     assert missed_classes([]) == tuple(names)
     assert missed_classes(names) == ()
-    assert len(set(names)) == len(names) == 20
+    assert len(set(names)) == len(names) == 25
+    assert set(names) >= RESTART_CLASSES
+    assert missed_classes([], restartable=False) == tuple(n for n in names if n not in RESTART_CLASSES)
+
+
+@pytest.mark.parametrize("kind", list(RestartKind))
+def test_restart_classes_name_what_the_snapshot_keeps_and_forgets(kind: RestartKind) -> None:
+    case = BrokerCase((A,), tuple(CraftedBatch(*b) for b in [*_sent(3), (0, 0, 0, 1), (0, 0, 2, 1), (0, 0, 3, 1)]),
+                      restarts=(Restart(3, kind),))
+    classes = case_classes(case, KAFKA)
+    assert {f"restart-{kind.value}", "resend-older-after-restart", "duplicate-newest-after-restart",
+            "continues-after-restart"} <= classes
+    assert not {"duplicate-inside", "duplicate-oldest"} & classes  # after a restart those are not duplicates
+
+
+def test_a_case_without_restarts_reaches_no_restart_class() -> None:
+    assert not RESTART_CLASSES & case_classes(_case(*_sent(6), (0, 0, 0, 1)), KAFKA)
