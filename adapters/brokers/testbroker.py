@@ -158,6 +158,18 @@ class TestCluster:
             self.model.apply(step)
         self._enforce_soon()
 
+    def restart_in_place(self, *, clean: bool) -> None:
+        """Every broker stops and starts again on its own data at once, as the broker suite's
+        restart step asks: each replica's log keeps its batches and recovers producer state as
+        Kafka does (:meth:`PartitionLog.restart`: a clean stop, or a kill that loses nothing);
+        every connection is closed."""
+        with self.lock:
+            for part in self.model.partitions:
+                for replica in part.replicas.values():
+                    replica.log.restart(clean=clean)
+            self.model.disconnect_generation += 1
+        self._enforce_soon()
+
     def replicate(self) -> None:
         with self.lock:
             self.model.replicate()

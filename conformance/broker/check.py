@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 import hypothesis
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as Settings
 from hypothesis.errors import FlakyFailure, FlakyReplay
 
@@ -38,7 +38,8 @@ from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
-from kafka_conformance.broker.classes import case_classes
+from kafka_conformance.broker.classes import case_classes, excluded_classes
+from kafka_conformance.broker.coverage import coverage_cases
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
 from kafka_conformance.broker.probes import PROBES, run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
@@ -182,7 +183,7 @@ def check_broker(
         target=target, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
         findings=tuple(findings), probes=probes, errors=tuple(errors), coverage=tuple(sorted(coverage.items())),
         duration_s=time.monotonic() - started, classes=tuple(sorted(reached)),
-        restartable=handle.can_restart and handle.shared_topic is None,
+        excluded_classes=tuple(excluded_classes(profile, restartable=handle.can_restart).items()),
     )
 
 
@@ -198,12 +199,12 @@ def _round(
     run_settings = Settings(
         base, max_examples=max_examples, deadline=None, report_multiple_bugs=False, database=None,
         suppress_health_check=[*base.suppress_health_check, HealthCheck.too_slow, HealthCheck.filter_too_much],
+        phases=[Phase.explicit, *(p for p in base.phases if p is not Phase.explicit)],
     )
 
-    restarts = session.handle.can_restart and session.handle.shared_topic is None
 
     @run_settings
-    @given(broker_cases(profile, max_steps=max_steps, restarts=restarts))
+    @given(broker_cases(profile, max_steps=max_steps, restarts=session.handle.can_restart))
     def test(case: BrokerCase) -> None:
         nonlocal examples
         raise_if_stopping()  # a stop signal lost inside Hypothesis or a finalizer is raised here
@@ -228,6 +229,8 @@ def _round(
                 last[:] = [(case, err)]
                 raise err
 
+    for case in reversed(coverage_cases(profile.window_size, restarts=session.handle.can_restart)):
+        test = hypothesis.example(case)(test)  # the coverage phase: run first, on every seed
     if seed is not None:
         test = hypothesis.seed(seed)(test)
     try:

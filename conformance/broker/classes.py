@@ -20,7 +20,7 @@ from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch,
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
 
-__all__ = ["BROKER_CLASSES", "RESTART_CLASSES", "case_classes", "missed_classes"]
+__all__ = ["BROKER_CLASSES", "RESTART_CLASSES", "case_classes", "excluded_classes", "missed_classes"]
 
 BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("first-at-zero", "a producer's first batch at sequence 0"),
@@ -144,8 +144,20 @@ def _after_restart(written: list[tuple[int, int, int]], batch: ProducerBatch) ->
     return "duplicate-newest-after-restart" if written[-1] == key else "resend-older-after-restart"
 
 
-def missed_classes(reached: Iterable[str], *, restartable: bool = True) -> tuple[str, ...]:
-    """The classes not reached; without ``restartable``, the restart classes are not counted
-    (the report says separately that they could not run)."""
-    got = set(reached)
-    return tuple(name for name, _ in BROKER_CLASSES if name not in got and (restartable or name not in RESTART_CLASSES))
+NO_RESTART = "the kit cannot restart this target on its own data (kafka:VERSION and test-broker can)"
+
+
+def excluded_classes(profile: BrokerProfile, *, restartable: bool) -> dict[str, str]:
+    """The classes a run cannot reach, and why: the restart classes on a target the kit cannot
+    restart, and a batch after Int.MAX on releases where no producer without state may start
+    near it (before 2.5 such a producer must start at 0: UNKNOWN_PRODUCER_ID, KIP-360)."""
+    out = {} if restartable else dict.fromkeys(sorted(RESTART_CLASSES), NO_RESTART)
+    if profile.unknown_producer_on_empty_state:
+        out["after-int-max"] = f"Kafka {profile.version} refuses a producer without state that starts near Int.MAX (59)"
+    return out
+
+
+def missed_classes(reached: Iterable[str], *, excluded: Iterable[str] = ()) -> tuple[str, ...]:
+    """The classes not reached, in catalogue order, less ``excluded`` (which the report names apart)."""
+    skip = set(reached) | set(excluded)
+    return tuple(name for name, _ in BROKER_CLASSES if name not in skip)

@@ -117,7 +117,7 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
     client: WireClient | None = None
     try:
         for probe in probes:
-            if probe.case.restarts and (restart is None or shared_topic is not None):
+            if probe.case.restarts and restart is None:
                 out.append(ProbeResult(probe.name, probe.question, "skipped", error=NO_RESTART))
                 continue
             try:

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from kafka_conformance.broker.cases import BrokerCase, case_to_json
-from kafka_conformance.broker.classes import BROKER_CLASSES, RESTART_CLASSES, missed_classes
+from kafka_conformance.broker.classes import BROKER_CLASSES, missed_classes
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence, StepRecord
 from kafka_conformance.broker.probes import ProbeResult
 from kafka_conformance.terminal.verdict import seed_text, verdict_line
@@ -52,17 +52,18 @@ class BrokerReport:
     duration_s: float = 0.0
     classes: tuple[str, ...] = ()
     """The input classes (:data:`~kafka_conformance.broker.classes.BROKER_CLASSES`) the generated cases reached."""
-    restartable: bool = True
-    """False when the kit could not restart the target: the restart classes and probe rows did not run."""
+    excluded_classes: tuple[tuple[str, str], ...] = ()
+    """(class, why) for the classes this run could not reach (the target cannot be restarted,
+    the release refuses the input); neither counted nor missed."""
 
     @property
     def missed_classes(self) -> tuple[str, ...]:
         """Classes no generated case reached (empty when no case was generated: nothing was claimed)."""
-        return missed_classes(self.classes, restartable=self.restartable) if self.examples else ()
+        return missed_classes(self.classes, excluded=(n for n, _ in self.excluded_classes)) if self.examples else ()
 
     @property
     def counted_classes(self) -> int:
-        return len(BROKER_CLASSES) - (0 if self.restartable else len(RESTART_CLASSES))
+        return len(BROKER_CLASSES) - len(self.excluded_classes)
 
     @property
     def anomalies(self) -> tuple[str, ...]:
@@ -116,9 +117,11 @@ def render_broker_text(report: BrokerReport) -> str:
         lines.append(f"  input classes: {report.counted_classes - len(report.missed_classes)}/{report.counted_classes} reached")
         if report.missed_classes:
             lines.append(f"  not reached (the run says nothing about them): {', '.join(report.missed_classes)}")
-        if not report.restartable:
-            lines.append(f"  not run: broker restarts ({', '.join(sorted(RESTART_CLASSES))}): the kit cannot restart this "
-                         "target on its own data (kafka:VERSION can)")
+        reasons: dict[str, list[str]] = {}
+        for name, why in report.excluded_classes:
+            reasons.setdefault(why, []).append(name)
+        for why, names in reasons.items():
+            lines.append(f"  not asked ({why}): {', '.join(names)}")
     lines.append("")
     found = ", ".join(report.anomalies) or "none"
     lines.append(verdict_line(report.verdict, target=f"{report.target}, Kafka {report.kafka_version}", seed=report.seed,
@@ -166,7 +169,7 @@ def report_to_json(report: BrokerReport) -> dict[str, Any]:
         "errors": list(report.errors),
         "coverage": dict(report.coverage),
         "classes": {"reached": list(report.classes), "missed": list(report.missed_classes),
-                    "not_run": [] if report.restartable else sorted(RESTART_CLASSES)},
+                    "excluded": dict(report.excluded_classes)},
         "duration_s": round(report.duration_s, 3),
     }
 

@@ -95,7 +95,8 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     with module.TestCluster(kafka_version=version) as cluster:
         host, _, port = str(cluster.bootstrap).split(",")[0].rpartition(":")
         description = f"Python test broker (Kafka {version} model) at {cluster.bootstrap}"
-        yield BrokerHandle(f"test-broker:{version}", host, int(port), description, str(cluster.model.spec.topic))
+        yield BrokerHandle(f"test-broker:{version}", host, int(port), description, str(cluster.model.spec.topic),
+                           restart=lambda clean: cluster.restart_in_place(clean=clean))
 
 
 @contextlib.contextmanager

@@ -61,7 +61,7 @@ def test_missed_classes_keep_the_catalogue_order() -> None:
     assert missed_classes(names) == ()
     assert len(set(names)) == len(names) == 25
     assert set(names) >= RESTART_CLASSES
-    assert missed_classes([], restartable=False) == tuple(n for n in names if n not in RESTART_CLASSES)
+    assert missed_classes([], excluded=RESTART_CLASSES) == tuple(n for n in names if n not in RESTART_CLASSES)
 
 
 @pytest.mark.parametrize("kind", list(RestartKind))

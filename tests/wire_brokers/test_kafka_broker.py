@@ -17,6 +17,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
 from kafka_conformance.adapters.brokers.launchers import start_broker
 from kafka_conformance.adapters.brokers.wire_client import WireClient
 from kafka_conformance.broker.check import check_broker
+from kafka_conformance.broker.classes import RESTART_CLASSES
 from kafka_conformance.broker.report import render_broker_text
 from kafka_conformance.cli.main import main
 
@@ -50,6 +51,9 @@ def test_real_kafka_agrees_with_the_reference_broker_of_its_release(release: str
     _need(release)
     report = check_broker(f"kafka:{release}", kafka_version=release, max_examples=20, max_rounds=1, seed=1, table=True)
     assert report.exit_code == 0, render_broker_text(report)
+    rows = {p.name: p.status for p in report.probes}
+    assert rows["restart-clean-window"] == rows["restart-crash-window"] == "conforms", render_broker_text(report)
+    assert RESTART_CLASSES <= set(report.classes), render_broker_text(report)  # restarted on its own data
 
 
 def test_a_zookeeper_mode_broker_and_its_zookeeper_listen_on_loopback_only() -> None:

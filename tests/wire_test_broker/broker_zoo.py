@@ -107,6 +107,17 @@ class IndependentLog(PartitionLog):
     def remember(self, state: _Producer, batch: tuple[int, int, int]) -> None:
         state.window = [*state.window, batch][-self.WINDOW:]
 
+    # -- a restart on the same data -------------------------------------------------------
+    def restart(self, *, clean: bool, now_ms: int | None = None, expiration_ms: int | None = None) -> None:
+        super().restart(clean=clean, now_ms=now_ms, expiration_ms=expiration_ms)  # the storage side
+        kept = {pid: self.after_restart(state) for pid, state in self.mine.items()}
+        self.mine = {pid: state for pid, state in kept.items() if state is not None}
+
+    def after_restart(self, state: _Producer) -> _Producer | None:
+        """A producer snapshot file holds one batch per producer, its newest; a crash's
+        recovery writes the same from the log, so either way that is all that comes back."""
+        return _Producer(state.epoch, state.last, state.window[-1:])
+
 
 # -- the variants --------------------------------------------------------------------------
 class Window4(IndependentLog):
@@ -264,6 +275,22 @@ class NewEpochKeepsWindow(IndependentLog):
         return next((w for w in state.window if (w[0], w[1]) == (batch.base_sequence, batch.last_sequence)), None)
 
 
+class WindowKeptAcrossRestart(IndependentLog):
+    """The whole window comes back after a restart (the kit's own reference until issue 30):
+    an older resend is answered as a duplicate where Kafka answers 45."""
+
+    def after_restart(self, state: _Producer) -> _Producer | None:
+        return state
+
+
+class StateLostOnRestart(IndependentLog):
+    """Producer state lives in memory only: after a restart every producer is new, so a resend
+    of the last batch is written twice."""
+
+    def after_restart(self, state: _Producer) -> _Producer | None:
+        return None
+
+
 def _before(a: int, b: int) -> bool:
     return a < b
 
@@ -289,5 +316,7 @@ ZOO: dict[str, type[IndependentLog]] = {
     "errors-without-log-start": ErrorsWithoutLogStart,
     "out-of-order-as-46": OutOfOrderAs46,
     "new-epoch-keeps-window": NewEpochKeepsWindow,
+    "window-kept-across-restart": WindowKeptAcrossRestart,
+    "state-lost-on-restart": StateLostOnRestart,
 }
-"""Name -> faulty log; 20 bug classes of the broker's producer-state rules."""
+"""Name -> faulty log; 22 bug classes of the broker's producer-state rules."""

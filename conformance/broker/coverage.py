@@ -1,0 +1,63 @@
+"""The broker suite's coverage phase: fixed cases that reach every input class, run first.
+
+Random moves reach the edges of the producer-state rules often but not always (a
+window's oldest batch, the batch that just left it, a resend after a restart), and a
+class a run misses is a class it says nothing about.  These cases reach every class of
+:data:`~kafka_conformance.broker.classes.BROKER_CLASSES` by construction (a test
+classifies them), so every run, on every seed, asks each question at least once; the
+random cases then look between them.  They run as Hypothesis explicit examples, so
+Hypothesis reports them like any other failing case.
+
+The restart cases are left out for a target the kit cannot restart.
+"""
+
+from __future__ import annotations
+
+from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
+from kafka_conformance.reference.broker.batches import INT32_MAX
+
+__all__ = ["coverage_cases"]
+
+A, U = SlotKind.ALLOCATED, SlotKind.UNALLOCATED
+
+
+def _case(*batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,), restarts: tuple[Restart, ...] = ()) -> BrokerCase:
+    return BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), restarts=restarts)
+
+
+def _sent(n: int) -> list[tuple[int, int, int, int]]:
+    return [(0, 0, seq, 1) for seq in range(n)]
+
+
+def _window_edges(window: int) -> BrokerCase:
+    """``window + 3`` batches, then resends of the second newest, the oldest cached, the one
+    that just left and the first (refused resends change nothing, so each keeps its place)."""
+    sent = window + 3
+    return _case(*_sent(sent), *((0, 0, sent - back, 1) for back in (2, window, window + 1, sent)))
+
+
+def _after_restart(kind: RestartKind) -> BrokerCase:
+    """Three batches, a restart, a resend of the first (forgotten) and the last (kept), the next."""
+    return _case(*_sent(3), (0, 0, 0, 1), (0, 0, 2, 1), (0, 0, 3, 1), restarts=(Restart(3, kind),))
+
+
+def coverage_cases(window: int = 5, *, restarts: bool = True) -> tuple[BrokerCase, ...]:
+    """The fixed cases, smallest first; ``window`` is the release's duplicate window."""
+    cases = [
+        _case((0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1)),  # first at 0, continues, duplicate of the newest
+        _case((0, 0, 7, 1)),  # a producer without state at a non-zero sequence
+        _case((0, 0, -1, 1)),
+        _case((0, 0, 0, 1), (0, 0, 3, 1)),  # a gap
+        _case((0, 0, 0, 2), (0, 0, 0, 3)),  # a longer batch with a cached first sequence
+        _case((0, 0, 0, 3), (0, 0, 1, 3)),  # an overlap with the newest
+        _case((0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (0, 2, 3, 1)),  # new epoch at 0, stale epoch, new epoch elsewhere
+        # ends at Int.MAX, then 0; spans the wrap, resent.  Another producer writes first, so that the
+        # partition is not fresh (KAFKA-15591); before 2.5 no producer without state may start there.
+        _case((1, 0, 0, 1), (0, 0, INT32_MAX - 1, 2), (0, 0, 0, 1), slots=(A, A)),
+        _case((1, 0, 0, 1), (0, 0, INT32_MAX - 1, 3), (0, 0, 2, 1), (0, 0, INT32_MAX - 1, 3), slots=(A, A)),
+        _case((0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 1, 1), slots=(A, U)),
+        _window_edges(window),
+    ]
+    if restarts:
+        cases += [_after_restart(RestartKind.CLEAN), _after_restart(RestartKind.CRASH)]
+    return tuple(cases)
