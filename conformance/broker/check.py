@@ -39,8 +39,8 @@ from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes, excluded_classes
-from kafka_conformance.broker.coverage import coverage_cases
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
+from kafka_conformance.broker.coverage import coverage_cases
 from kafka_conformance.broker.probes import PROBES, run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases

@@ -53,7 +53,7 @@ def test_real_kafka_agrees_with_the_reference_broker_of_its_release(release: str
     assert report.exit_code == 0, render_broker_text(report)
     rows = {p.name: p.status for p in report.probes}
     assert rows["restart-clean-window"] == rows["restart-crash-window"] == "conforms", render_broker_text(report)
-    assert RESTART_CLASSES <= set(report.classes), render_broker_text(report)  # restarted on its own data
+    assert set(report.classes) >= RESTART_CLASSES, render_broker_text(report)  # restarted on its own data
 
 
 def test_a_zookeeper_mode_broker_and_its_zookeeper_listen_on_loopback_only() -> None:
