@@ -40,7 +40,9 @@ __all__ = [
     "parse_header",
 ]
 
-API_NAMES: Mapping[int, str] = {0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 18: "ApiVersions", 22: "InitProducerId"}
+API_NAMES: Mapping[int, str] = {
+    0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 18: "ApiVersions", 21: "DeleteRecords", 22: "InitProducerId",
+}
 
 SERVED_VERSIONS: Mapping[int, tuple[int, int]] = {
     0: (3, 12),  # Produce: v3 is the first with v2 batches; v13 addresses topics by id
@@ -48,6 +50,7 @@ SERVED_VERSIONS: Mapping[int, tuple[int, int]] = {
     2: (1, 8),  # ListOffsets
     3: (0, 12),  # Metadata: v13 is not needed by any client here
     18: (0, 4),  # ApiVersions (v3+ flexible)
+    21: (0, 1),  # DeleteRecords (v2 is flexible, the same fields)
     22: (0, 5),  # InitProducerId (aiokafka pins v0)
 }
 """What ApiVersions advertises and what the broker decodes; anything else closes the connection."""
@@ -66,6 +69,7 @@ def kp() -> SimpleNamespace:
     # that warning is about kafka-python, not us, and must not fail runs with warnings as errors.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
+        from kafka.protocol.admin import DeleteRecordsRequest, DeleteRecordsResponse  # type: ignore[import-untyped,unused-ignore]
         from kafka.protocol.consumer import FetchRequest, FetchResponse, ListOffsetsRequest, ListOffsetsResponse  # type: ignore[import-untyped,unused-ignore]
         from kafka.protocol.metadata import ApiVersionsRequest, ApiVersionsResponse, MetadataRequest, MetadataResponse  # type: ignore[import-untyped,unused-ignore]
         from kafka.protocol.producer import InitProducerIdRequest, InitProducerIdResponse, ProduceRequest, ProduceResponse  # type: ignore[import-untyped,unused-ignore]
@@ -79,6 +83,7 @@ def kp() -> SimpleNamespace:
             2: ListOffsetsRequest,
             3: MetadataRequest,
             18: ApiVersionsRequest,
+            21: DeleteRecordsRequest,
             22: InitProducerIdRequest,
         },
         responses={
@@ -87,6 +92,7 @@ def kp() -> SimpleNamespace:
             2: ListOffsetsResponse,
             3: MetadataResponse,
             18: ApiVersionsResponse,
+            21: DeleteRecordsResponse,
             22: InitProducerIdResponse,
         },
         DefaultRecordBatch=DefaultRecordBatch,

@@ -60,9 +60,9 @@ KIP_360 = KafkaVersion(2, 5, 0)
 """The first release whose InitProducerId (v3) lets an idempotent producer bump its own epoch."""
 
 _NEWEST: tuple[tuple[str, dict[int, int]], ...] = (
-    ("1.0.0", {0: 5, 1: 6, 2: 2, 3: 5, 18: 1, 22: 0}),
+    ("1.0.0", {0: 5, 1: 6, 2: 2, 3: 5, 18: 1, 21: 0, 22: 0}),
     ("1.1.0", {1: 7}),
-    ("2.0.0", {0: 6, 1: 8, 2: 3, 3: 6, 18: 2, 22: 1}),
+    ("2.0.0", {0: 6, 1: 8, 2: 3, 3: 6, 18: 2, 21: 1, 22: 1}),
     ("2.1.0", {0: 7, 1: 10, 2: 4, 3: 7}),
     ("2.2.0", {2: 5}),
     ("2.3.0", {1: 11, 3: 8}),
@@ -271,6 +271,22 @@ class Dispatcher:
                         partition_index=p.partition_index, error_code=error, timestamp=-1, offset=offset, leader_epoch=epoch
                     )
                 )
+            topics.append(cls(name=topic.name, partitions=answers))
+        return Reply(self._encode(header, throttle_time_ms=0, topics=topics))
+
+    def _deleterecords(self, broker: int, header: codec.RequestHeader, request: Any) -> Reply:
+        cls = codec.kp().responses[21].DeleteRecordsTopicResult
+        topics = []
+        for topic in request.topics:
+            answers = []
+            for p in topic.partitions:
+                error, low = UNKNOWN_TOPIC_OR_PARTITION, -1
+                if topic.name == self.topic and 0 <= p.partition_index < self.model.spec.partitions:
+                    accepted, low = self.model.delete_records(broker, p.partition_index, p.offset)
+                    leads = self.model.leader(p.partition_index) == broker
+                    error = NONE if accepted else (OFFSET_OUT_OF_RANGE if leads else NOT_LEADER_OR_FOLLOWER)
+                answers.append(cls.DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=low,
+                                                                error_code=error))
             topics.append(cls(name=topic.name, partitions=answers))
         return Reply(self._encode(header, throttle_time_ms=0, topics=topics))
 

@@ -55,6 +55,7 @@ API_CAPS: Mapping[int, int] = {
     10: 3,  # FindCoordinator
     18: 0,  # ApiVersions (v0 on purpose, see the module docstring)
     19: 5,  # CreateTopics
+    21: 1,  # DeleteRecords (v2 is flexible; v0 and v1 are the same fields)
     22: 4,  # InitProducerId
     24: 3,  # AddPartitionsToTxn (v4+ come from brokers only)
     26: 3,  # EndTxn
@@ -62,8 +63,8 @@ API_CAPS: Mapping[int, int] = {
     45: 1,  # AlterPartitionReassignments
 }
 _API_NAMES = {0: "Produce", 1: "Fetch", 2: "ListOffsets", 3: "Metadata", 10: "FindCoordinator",
-              18: "ApiVersions", 19: "CreateTopics", 22: "InitProducerId", 24: "AddPartitionsToTxn", 26: "EndTxn", 43: "ElectLeaders",
-              45: "AlterPartitionReassignments"}
+              18: "ApiVersions", 19: "CreateTopics", 21: "DeleteRecords", 22: "InitProducerId", 24: "AddPartitionsToTxn",
+              26: "EndTxn", 43: "ElectLeaders", 45: "AlterPartitionReassignments"}
 _MAX_FRAME = 64 * 1024 * 1024
 
 
@@ -416,6 +417,23 @@ class WireClient:
                     lso = p.log_start_offset if version >= 5 else -1
                     return ProduceResult(p.error_code, p.base_offset, lso, getattr(p, "error_message", None))
         raise WireError(f"broker {self.address} answered Produce without partition {topic}-{partition}")
+
+    def delete_records(self, topic: str, partition: int, before: int, *, timeout_ms: int = 10000) -> tuple[int, int]:
+        """DeleteRecords (KIP-107): move the partition's log start offset up to ``before``;
+        (error code, low watermark) as the broker answers them."""
+        from kafka.protocol.admin import DeleteRecordsRequest, DeleteRecordsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        if not self.supports(21):
+            raise WireError(f"broker {self.address} does not offer DeleteRecords (API key 21)")
+        part = DeleteRecordsRequest.DeleteRecordsTopic.DeleteRecordsPartition(partition_index=partition, offset=before)
+        req = DeleteRecordsRequest(topics=[DeleteRecordsRequest.DeleteRecordsTopic(name=topic, partitions=[part])],
+                                   timeout_ms=timeout_ms)
+        response = self.request(req, DeleteRecordsResponse, self.version_for(21), timeout_s=timeout_ms / 1000 + 10.0)
+        for t in response.topics:
+            for p in t.partitions:
+                if t.name == topic and p.partition_index == partition:
+                    return p.error_code, p.low_watermark
+        raise WireError(f"broker {self.address} answered DeleteRecords without partition {topic}-{partition}")
 
     def list_offset(self, topic: str, partition: int, timestamp: int = -1) -> int:
         """ListOffsets: -1 latest (log end offset), -2 earliest (log start offset)."""

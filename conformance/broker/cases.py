@@ -20,7 +20,7 @@ import attrs
 from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch
 
 __all__ = [
-    "BROKER_CASE_FORMAT", "BrokerCase", "CaseError", "CraftedBatch", "Restart", "RestartKind", "SlotKind", "case_from_json",
+    "BROKER_CASE_FORMAT", "Action", "ActionKind", "BrokerCase", "CaseError", "CraftedBatch", "SlotKind", "case_from_json",
     "case_to_json",
 ]
 
@@ -71,35 +71,56 @@ class CraftedBatch:
         return f"p{self.producer} epoch {self.epoch} seq {self.base_sequence}..{last} ({self.records} rec)"
 
 
-class RestartKind(enum.Enum):
-    CLEAN = "clean"
-    """SIGTERM: a controlled shutdown, which writes a producer snapshot at the log end."""
-    CRASH = "crash"
-    """SIGKILL: no shutdown at all; the broker recovers its log when it starts."""
+class ActionKind(enum.Enum):
+    """What happens to the partition between two batches, besides the batches themselves."""
+
+    RESTART_CLEAN = "restart-clean"
+    """SIGTERM: a controlled shutdown, which writes a producer snapshot at the log end; then a start."""
+    RESTART_CRASH = "restart-crash"
+    """SIGKILL: no shutdown at all; the broker recovers its log when it starts again."""
+    DELETE_RECORDS = "delete-records"
+    """DeleteRecords: the log start offset moves up to the action's offset (KIP-107)."""
+
+    @property
+    def is_restart(self) -> bool:
+        return self is not ActionKind.DELETE_RECORDS
 
 
 @attrs.frozen
-class Restart:
-    """The broker stops and starts again on its own data before batch ``before`` is sent
-    (``before`` equal to the number of batches: before the final read)."""
+class Action:
+    """``kind`` happens before batch ``before`` is sent (``before`` equal to the number of
+    batches: before the final read).  ``offset``, for DeleteRecords, counts from the case's
+    first offset: records before it are deleted."""
 
     before: int
-    kind: RestartKind
+    kind: ActionKind
+    offset: int = 0
+
+    def __attrs_post_init__(self) -> None:
+        if (self.kind is ActionKind.DELETE_RECORDS) != (self.offset > 0):
+            raise CaseError(f"{self.kind.value} takes {'an offset above 0' if not self.kind.is_restart else 'no offset'}, "
+                            f"got {self.offset}")
 
     def describe(self) -> str:
-        return f"restart the broker ({self.kind.value}: {'SIGTERM' if self.kind is RestartKind.CLEAN else 'SIGKILL'})"
+        if self.kind is ActionKind.DELETE_RECORDS:
+            return f"delete the records before offset {self.offset} (DeleteRecords)"
+        signal = "SIGTERM" if self.kind is ActionKind.RESTART_CLEAN else "SIGKILL"
+        return f"restart the broker ({self.kind.value.removeprefix('restart-')}: {signal})"
+
+    def to_json(self) -> list[Any]:
+        return [self.before, self.kind.value, self.offset] if self.offset else [self.before, self.kind.value]
 
 
 @attrs.frozen
 class BrokerCase:
-    """Producer slots and the batches sent, in order, to one fresh partition, with the broker
-    restarts between them."""
+    """Producer slots and the batches sent, in order, to one fresh partition, with what happens
+    between them (restarts, DeleteRecords)."""
 
     slots: tuple[SlotKind, ...]
     batches: tuple[CraftedBatch, ...]
     name: str = ""
     """Set for the named probes of the conformance table."""
-    restarts: tuple[Restart, ...] = ()
+    actions: tuple[Action, ...] = ()
     """In order of ``before``; empty for a case any broker can run."""
 
     def __attrs_post_init__(self) -> None:
@@ -109,22 +130,31 @@ class BrokerCase:
             if b.producer >= len(self.slots):
                 raise CaseError(f"batches[{i}] uses producer slot {b.producer}, but the case has {len(self.slots)}")
         previous = 0
-        for i, r in enumerate(self.restarts):
+        for i, r in enumerate(self.actions):
             if not previous <= r.before <= len(self.batches) or r.before < 1:
-                raise CaseError(f"restarts[{i}] comes before batch {r.before}, but restarts must be in order, after the "
+                raise CaseError(f"actions[{i}] comes before batch {r.before}, but actions must be in order, after the "
                                 f"first batch and at most before the final read (batch {len(self.batches)})")
             previous = r.before
 
-    def restarts_before(self, step: int) -> tuple[Restart, ...]:
-        return tuple(r for r in self.restarts if r.before == step)
+    def actions_before(self, step: int) -> tuple[Action, ...]:
+        return tuple(r for r in self.actions if r.before == step)
+
+    @property
+    def restarts(self) -> bool:
+        """Whether the case restarts the broker (which only some targets allow)."""
+        return any(a.kind.is_restart for a in self.actions)
+
+    @property
+    def deletes_records(self) -> bool:
+        return any(not a.kind.is_restart for a in self.actions)
 
     def describe(self) -> str:
         head = ", ".join(f"p{i}={k.value}" for i, k in enumerate(self.slots))
         lines = [f"producers: {head}"]
         for i, b in enumerate(self.batches):
-            lines += [f"  -: {r.describe()}" for r in self.restarts_before(i)]
+            lines += [f"  -: {r.describe()}" for r in self.actions_before(i)]
             lines.append(f"  {i}: {b.describe()}")
-        lines += [f"  -: {r.describe()}" for r in self.restarts_before(len(self.batches))]
+        lines += [f"  -: {r.describe()}" for r in self.actions_before(len(self.batches))]
         return "\n".join(lines)
 
 
@@ -135,15 +165,15 @@ def case_to_json(case: BrokerCase) -> dict[str, Any]:
     }
     if case.name:
         out["name"] = case.name
-    if case.restarts:
-        out["restarts"] = [[r.before, r.kind.value] for r in case.restarts]
+    if case.actions:
+        out["actions"] = [a.to_json() for a in case.actions]
     return out
 
 
 def case_from_json(data: Any, where: str = "case") -> BrokerCase:
     if not isinstance(data, Mapping):
         raise CaseError(f"{where}: expected an object, got {type(data).__name__}")
-    unknown = set(data) - {"slots", "batches", "name", "restarts"}
+    unknown = set(data) - {"slots", "batches", "name", "actions"}
     if unknown:
         raise CaseError(f"{where}: unknown field(s) {sorted(unknown)}")
     slots_raw = data.get("slots")
@@ -167,17 +197,21 @@ def case_from_json(data: Any, where: str = "case") -> BrokerCase:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise CaseError(f"{where}.name: expected a string")
-    restarts_raw = data.get("restarts", [])
-    if not isinstance(restarts_raw, list):
-        raise CaseError(f"{where}.restarts: expected a list")
-    restarts = []
-    for i, item in enumerate(restarts_raw):
-        kinds = [k.value for k in RestartKind]
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and not isinstance(item[0], bool)
-                and item[1] in kinds):
-            raise CaseError(f"{where}.restarts[{i}]: expected [before_batch, one of {kinds}], got {item!r}")
-        restarts.append(Restart(item[0], RestartKind(item[1])))
+    actions_raw = data.get("actions", [])
+    if not isinstance(actions_raw, list):
+        raise CaseError(f"{where}.actions: expected a list")
+    actions = []
+    kinds = [k.value for k in ActionKind]
+    for i, item in enumerate(actions_raw):
+        if not (isinstance(item, list) and len(item) in (2, 3) and item[1] in kinds
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in (item[0], *item[2:]))):
+            raise CaseError(f"{where}.actions[{i}]: expected [before_batch, one of {kinds}] or "
+                            f"[before_batch, 'delete-records', offset], got {item!r}")
+        try:
+            actions.append(Action(item[0], ActionKind(item[1]), *item[2:]))
+        except CaseError as exc:
+            raise CaseError(f"{where}.actions[{i}]: {exc}") from None
     try:
-        return BrokerCase(slots, tuple(batches), name, tuple(restarts))
+        return BrokerCase(slots, tuple(batches), name, tuple(actions))
     except CaseError as exc:
         raise CaseError(f"{where}: {exc}") from None

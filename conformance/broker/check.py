@@ -81,6 +81,10 @@ class _Session:
             self._client.close()
         self._client = None
 
+    def deletes_records(self) -> bool:
+        """Whether the broker offers DeleteRecords (its ApiVersions lists API key 21)."""
+        return self.client().supports(21)
+
     def close(self) -> None:
         self.reset()
 
@@ -131,10 +135,16 @@ def check_broker(
     with open_broker_target(target) as handle:
         session = _Session(handle, timeout_s)
         try:
+            try:
+                deletes = session.deletes_records()
+            except WireError:  # said where it matters: the probe table and the rounds report the broker's silence
+                session.reset()
+                deletes = False
             if table:
                 emit(progress, ProgressEvent(Kind.START, column, "probe table", 0, len(PROBES)))
             probes = (run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic,
                                  restart=handle.restart) if table else ())
+            session.reset()  # a restart row closed every connection the broker had
             diverging = sum(p.status == "diverges" for p in probes)
             if table:
                 emit(progress, ProgressEvent(Kind.END, column, "probe table", len(probes), len(PROBES), diverging,
@@ -183,7 +193,7 @@ def check_broker(
         target=target, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
         findings=tuple(findings), probes=probes, errors=tuple(errors), coverage=tuple(sorted(coverage.items())),
         duration_s=time.monotonic() - started, classes=tuple(sorted(reached)),
-        excluded_classes=tuple(excluded_classes(profile, restartable=handle.can_restart).items()),
+        excluded_classes=tuple(excluded_classes(profile, restartable=handle.can_restart, deletes=deletes).items()),
     )
 
 
@@ -203,8 +213,10 @@ def _round(
     )
 
 
+    restarts, deletes = session.handle.can_restart, session.deletes_records()
+
     @run_settings
-    @given(broker_cases(profile, max_steps=max_steps, restarts=session.handle.can_restart))
+    @given(broker_cases(profile, max_steps=max_steps, restarts=restarts, deletes=deletes))
     def test(case: BrokerCase) -> None:
         nonlocal examples
         raise_if_stopping()  # a stop signal lost inside Hypothesis or a finalizer is raised here
@@ -229,7 +241,7 @@ def _round(
                 last[:] = [(case, err)]
                 raise err
 
-    for case in reversed(coverage_cases(profile.window_size, restarts=session.handle.can_restart)):
+    for case in reversed(coverage_cases(profile.window_size, restarts=restarts, deletes=deletes)):
         test = hypothesis.example(case)(test)  # the coverage phase: run first, on every seed
     if seed is not None:
         test = hypothesis.seed(seed)(test)

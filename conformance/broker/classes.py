@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kafka_conformance.broker.cases import BrokerCase, RestartKind, SlotKind
+from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
 
-__all__ = ["BROKER_CLASSES", "RESTART_CLASSES", "case_classes", "excluded_classes", "missed_classes"]
+__all__ = ["BROKER_CLASSES", "DELETE_CLASSES", "RESTART_CLASSES", "case_classes", "excluded_classes", "missed_classes"]
 
 BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("first-at-zero", "a producer's first batch at sequence 0"),
@@ -48,13 +48,20 @@ BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("duplicate-newest-after-restart", "after a restart, an exact resend of the producer's last batch (the snapshot keeps it)"),
     ("resend-older-after-restart", "after a restart, an exact resend of an older batch of the window (the snapshot forgot it)"),
     ("continues-after-restart", "after a restart, the producer's next sequence"),
+    ("delete-records", "DeleteRecords moved the log start offset (KIP-107)"),
+    ("continues-after-delete", "a producer whose every record was deleted sends its next sequence (KAFKA-7190)"),
+    ("resend-after-delete", "an exact resend of a batch whose records were deleted"),
+    ("restart-after-delete", "a restart while every record is deleted (no snapshot survives the load)"),
 )
 """(name, what it is); stable names, shown in reports."""
 
 RESTART_CLASSES = frozenset({
     "restart-clean", "restart-crash", "duplicate-newest-after-restart", "resend-older-after-restart", "continues-after-restart",
+    "restart-after-delete",
 })
 """The classes only a target the kit can restart on its own data reaches."""
+DELETE_CLASSES = frozenset({"delete-records", "continues-after-delete", "resend-after-delete", "restart-after-delete"})
+"""The classes only a target that offers DeleteRecords reaches."""
 
 
 def _resend_class(history: list[tuple[int, int, int]], batch: ProducerBatch, window: int) -> str | None:
@@ -112,28 +119,57 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
     if SlotKind.UNALLOCATED in case.slots:
         found.add("unallocated-producer")
     histories: list[list[tuple[int, int, int]]] = [[] for _ in case.slots]
+    ends: list[list[int]] = [[] for _ in case.slots]
+    """Per slot, the last offset of each batch in its history."""
     before_restart: list[list[tuple[int, int, int]] | None] = [None for _ in case.slots]
     """Per slot, what it had written before the last restart, until its first batch after it."""
     for i, crafted in enumerate(case.batches):
-        for r in case.restarts_before(i):
-            found.add("restart-clean" if r.kind is RestartKind.CLEAN else "restart-crash")
-            log.restart(clean=r.kind is RestartKind.CLEAN)
-            before_restart = [list(h) for h in histories]
-        batch = crafted.to_batch(crafted.producer + 1, "classes", i)
-        written = before_restart[crafted.producer]
+        for action in case.actions_before(i):
+            found |= _act(log, action)
+            if action.kind.is_restart:
+                before_restart = [list(h) for h in histories]
+        slot = crafted.producer
+        batch = crafted.to_batch(slot + 1, "classes", i)
+        written = before_restart[slot]
         after = _after_restart(written, batch) if written else None
         if after is not None:
             found.add(after)
         else:
-            found |= _step_class(log, histories[crafted.producer], batch, profile.window_size)
-        if written and "continues" in _step_class(log, histories[crafted.producer], batch, profile.window_size):
+            found |= _step_class(log, histories[slot], batch, profile.window_size)
+        found |= _after_delete(log, histories[slot], ends[slot], batch)
+        if written and "continues" in _step_class(log, histories[slot], batch, profile.window_size):
             found.add("continues-after-restart")
-        if log.append_client(batch).appended:  # only written batches are cached (or leave the window)
-            histories[crafted.producer].append((batch.producer_epoch, batch.base_sequence, batch.last_sequence))
-            before_restart[crafted.producer] = None
-    for r in case.restarts_before(len(case.batches)):
-        found.add("restart-clean" if r.kind is RestartKind.CLEAN else "restart-crash")
+        answer = log.append_client(batch)
+        if answer.appended:  # only written batches are cached (or leave the window)
+            histories[slot].append((batch.producer_epoch, batch.base_sequence, batch.last_sequence))
+            ends[slot].append(answer.base_offset + batch.record_count - 1)
+            before_restart[slot] = None
+    for action in case.actions_before(len(case.batches)):
+        found |= _act(log, action)
     return found
+
+
+def _act(log: PartitionLog, action: Action) -> set[str]:
+    if action.kind is ActionKind.DELETE_RECORDS:
+        log.delete_records(action.offset)
+        return {"delete-records"}
+    everything_deleted = log.log_end_offset > 0 and log.log_start_offset == log.log_end_offset
+    log.restart(clean=action.kind is ActionKind.RESTART_CLEAN)
+    return {action.kind.value} | ({"restart-after-delete"} if everything_deleted else set())
+
+
+def _after_delete(log: PartitionLog, history: list[tuple[int, int, int]], ends: list[int], batch: ProducerBatch) -> set[str]:
+    """A producer whose newest written batch lies below the log start offset sends its next
+    batch, or resends one of those deleted batches."""
+    if not history or ends[-1] >= log.log_start_offset:
+        return set()
+    key = (batch.producer_epoch, batch.base_sequence, batch.last_sequence)
+    if key in history:
+        return {"resend-after-delete"}
+    epoch, _, last = history[-1]
+    if batch.producer_epoch == epoch and batch.base_sequence == increment_sequence(last, 1):
+        return {"continues-after-delete"}
+    return set()
 
 
 def _after_restart(written: list[tuple[int, int, int]], batch: ProducerBatch) -> str | None:
@@ -145,13 +181,17 @@ def _after_restart(written: list[tuple[int, int, int]], batch: ProducerBatch) ->
 
 
 NO_RESTART = "the kit cannot restart this target on its own data (kafka:VERSION and test-broker can)"
+NO_DELETE = "the target does not offer DeleteRecords"
 
 
-def excluded_classes(profile: BrokerProfile, *, restartable: bool) -> dict[str, str]:
+def excluded_classes(profile: BrokerProfile, *, restartable: bool, deletes: bool = True) -> dict[str, str]:
     """The classes a run cannot reach, and why: the restart classes on a target the kit cannot
-    restart, and a batch after Int.MAX on releases where no producer without state may start
-    near it (before 2.5 such a producer must start at 0: UNKNOWN_PRODUCER_ID, KIP-360)."""
+    restart, the DeleteRecords classes on one without DeleteRecords, and a batch after Int.MAX
+    on releases where no producer without state may start near it (before 2.5 such a producer
+    must start at 0: UNKNOWN_PRODUCER_ID, KIP-360)."""
     out = {} if restartable else dict.fromkeys(sorted(RESTART_CLASSES), NO_RESTART)
+    if not deletes:
+        out.update({name: NO_DELETE for name in sorted(DELETE_CLASSES) if name not in out})
     if profile.unknown_producer_on_empty_state:
         out["after-int-max"] = f"Kafka {profile.version} refuses a producer without state that starts near Int.MAX (59)"
     return out

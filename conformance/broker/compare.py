@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 import attrs
 
 from kafka_conformance.adapters.brokers.wire_client import ProduceResult, WireClient, WireError
-from kafka_conformance.broker.cases import BrokerCase, CaseError, RestartKind, SlotKind
+from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CaseError, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX, LogRecord, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog, ProduceResponse
 from kafka_conformance.reference.broker.produce_errors import ProduceError
@@ -64,12 +64,13 @@ BROKER_ANOMALIES: dict[str, str] = {
     "wrong-error-code": "a batch Kafka rejects was rejected with a different error code",
     "wrong-log-start-offset": "the log start offset in the Produce answer differs from Kafka's",
     "log-mismatch": "the log read back with Fetch differs from the model's log",
+    "delete-records-diverged": "DeleteRecords was refused, or moved the log start offset elsewhere than Kafka does",
 }
 
 SPLITTING_ANOMALIES = frozenset({
     "duplicate-appended", "gap-accepted", "out-of-order-accepted", "new-epoch-nonzero-accepted", "stale-epoch-accepted",
     "unknown-producer-accepted", "invalid-batch-accepted", "nonzero-first-sequence-rejected",
-    "unallocated-producer-rejected", "valid-batch-rejected", "wrong-append-offset", "log-mismatch",
+    "unallocated-producer-rejected", "valid-batch-rejected", "wrong-append-offset", "log-mismatch", "delete-records-diverged",
 })
 _RUN_IDS = itertools.count(1)
 
@@ -245,7 +246,8 @@ def run_case(
         leaders = client.create_topic(topic)
     with _leader(client, topic, leaders.get(0, -1)) as leader:
         start = leader.list_offset(topic, 0) if shared_topic is not None else 0
-        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, start, restart)
+        log_start = leader.list_offset(topic, 0, timestamp=-2) if shared_topic is not None else 0
+        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, (log_start, start), restart)
 
 
 @contextlib.contextmanager
@@ -284,41 +286,60 @@ class _Connection:
 
 def _run_on_leader(
     client: WireClient, leader: WireClient, case: BrokerCase, profile: BrokerProfile, topic: str, stop_at_first: bool,
-    start: int, restart: Callable[[bool], None] | None = None,
+    offsets: tuple[int, int], restart: Callable[[bool], None] | None = None,
 ) -> CaseRun:
     connection = _Connection(leader, restart)
     try:
-        return _run_steps(client, connection, case, profile, topic, stop_at_first, start)
+        return _run_steps(client, connection, case, profile, topic, stop_at_first, offsets)
     finally:
         connection.close()
 
 
-def _restarted(connection: _Connection, log: PartitionLog, case: BrokerCase, step: int) -> None:
-    for r in case.restarts_before(step):
-        clean = r.kind is RestartKind.CLEAN
+def _act(connection: _Connection, log: PartitionLog, action: Action, topic: str, start: int) -> BrokerDivergence | None:
+    """Do ``action`` on the broker and on the model; a divergence when DeleteRecords is answered
+    otherwise than Kafka would (an error, or another low watermark)."""
+    if action.kind.is_restart:
+        clean = action.kind is ActionKind.RESTART_CLEAN
         connection.restart(clean)
         log.restart(clean=clean)
+        return None
+    before = start + action.offset
+    error, low = connection.leader.delete_records(topic, 0, before)
+    log.delete_records(before)
+    if error == 0 and low == log.log_start_offset:
+        return None
+    actual = f"{_code_name(error)}" if error else f"success, low watermark {low}"
+    return BrokerDivergence("delete-records-diverged", action.before, action.describe(),
+                            f"success, low watermark {log.log_start_offset}", actual,
+                            "DeleteRecords moves the log start offset to the offset asked (at most the high watermark)")
 
 
 def _run_steps(
     client: WireClient, connection: _Connection, case: BrokerCase, profile: BrokerProfile, topic: str,
-    stop_at_first: bool, start: int,
+    stop_at_first: bool, offsets: tuple[int, int],
 ) -> CaseRun:
     pids = ProducerIds(client).for_slots(case.slots)
     log = PartitionLog(profile)
-    log.log_end_offset = start  # earlier cases' records on a shared partition: not ours, but they hold the offsets
+    # Earlier cases' records on a shared partition: not ours, but they hold the offsets (and may
+    # have been deleted up to a log start of their own).
+    log.log_start_offset, start = offsets
+    log.log_end_offset = start
     leader = connection.leader
     produce_v5 = leader.version_for(0) >= 5
     steps: list[StepRecord] = []
     found: list[BrokerDivergence] = []
     complete = True
     for i, crafted in enumerate(case.batches):
-        _restarted(connection, log, case, i)
+        for action in case.actions_before(i):
+            diverged = _act(connection, log, action, topic, start)
+            if diverged is not None:
+                found.append(diverged)
+                return CaseRun(topic, pids, tuple(steps), tuple(found), False)
         leader = connection.leader
         batch = crafted.to_batch(pids[crafted.producer], topic, i)
         request = crafted.describe()
-        if case.restarts_before(i):
-            request = f"after a {case.restarts_before(i)[-1].kind.value} restart, {request}"
+        if case.actions_before(i):
+            request = f"after {'; '.join(a.describe() for a in case.actions_before(i))}: {request}"
         entry = log.producers.get(batch.producer_id)
         new_epoch = entry is not None and batch.producer_epoch > entry.epoch
         next_seq = _expected_next(log, batch)
@@ -339,9 +360,13 @@ def _run_steps(
             complete = False
             break
     if complete:
-        _restarted(connection, log, case, len(case.batches))
+        for action in case.actions_before(len(case.batches)):
+            diverged = _act(connection, log, action, topic, start)
+            if diverged is not None:
+                found.append(diverged)
+                return CaseRun(topic, pids, tuple(steps), tuple(found), False)
         leader = connection.leader
-        mismatch = compare_logs(log.records(), leader.read_log(topic, 0, start=start))
+        mismatch = compare_logs(log.records(), leader.read_log(topic, 0, start=max(start, log.log_start_offset)))
         if mismatch is not None:
             found.append(mismatch)
     return CaseRun(topic, pids, tuple(steps), tuple(found), complete)

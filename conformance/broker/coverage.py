@@ -8,12 +8,13 @@ classifies them), so every run, on every seed, asks each question at least once;
 random cases then look between them.  They run as Hypothesis explicit examples, so
 Hypothesis reports them like any other failing case.
 
-The restart cases are left out for a target the kit cannot restart.
+The restart cases are left out for a target the kit cannot restart, the DeleteRecords cases
+for one that does not offer DeleteRecords.
 """
 
 from __future__ import annotations
 
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
+from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX
 
 __all__ = ["coverage_cases"]
@@ -21,8 +22,8 @@ __all__ = ["coverage_cases"]
 A, U = SlotKind.ALLOCATED, SlotKind.UNALLOCATED
 
 
-def _case(*batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,), restarts: tuple[Restart, ...] = ()) -> BrokerCase:
-    return BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), restarts=restarts)
+def _case(*batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,), actions: tuple[Action, ...] = ()) -> BrokerCase:
+    return BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), actions=actions)
 
 
 def _sent(n: int) -> list[tuple[int, int, int, int]]:
@@ -36,13 +37,26 @@ def _window_edges(window: int) -> BrokerCase:
     return _case(*_sent(sent), *((0, 0, sent - back, 1) for back in (2, window, window + 1, sent)))
 
 
-def _after_restart(kind: RestartKind) -> BrokerCase:
+def _after_restart(kind: ActionKind) -> BrokerCase:
     """Three batches, a restart, a resend of the first (forgotten) and the last (kept), the next."""
-    return _case(*_sent(3), (0, 0, 0, 1), (0, 0, 2, 1), (0, 0, 3, 1), restarts=(Restart(3, kind),))
+    return _case(*_sent(3), (0, 0, 0, 1), (0, 0, 2, 1), (0, 0, 3, 1), actions=(Action(3, kind),))
 
 
-def coverage_cases(window: int = 5, *, restarts: bool = True) -> tuple[BrokerCase, ...]:
-    """The fixed cases, smallest first; ``window`` is the release's duplicate window."""
+def _after_delete() -> BrokerCase:
+    """Three batches, all deleted, then a resend of the last and the next (KAFKA-7190)."""
+    return _case(*_sent(3), (0, 0, 2, 1), (0, 0, 3, 1), actions=(Action(3, ActionKind.DELETE_RECORDS, 3),))
+
+
+def _restart_after_delete() -> BrokerCase:
+    """Two batches, all deleted, a clean restart (the snapshot at the log start is deleted at
+    load), then a resend of the last and the next."""
+    return _case(*_sent(2), (0, 0, 1, 1), (0, 0, 2, 1),
+                 actions=(Action(2, ActionKind.DELETE_RECORDS, 2), Action(2, ActionKind.RESTART_CLEAN)))
+
+
+def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = True) -> tuple[BrokerCase, ...]:
+    """The fixed cases, smallest first; ``window`` is the release's duplicate window; the
+    restart and DeleteRecords cases only for a target that can run them."""
     cases = [
         _case((0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1)),  # first at 0, continues, duplicate of the newest
         _case((0, 0, 7, 1)),  # a producer without state at a non-zero sequence
@@ -58,6 +72,10 @@ def coverage_cases(window: int = 5, *, restarts: bool = True) -> tuple[BrokerCas
         _case((0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 1, 1), slots=(A, U)),
         _window_edges(window),
     ]
+    if deletes:
+        cases.append(_after_delete())
     if restarts:
-        cases += [_after_restart(RestartKind.CLEAN), _after_restart(RestartKind.CRASH)]
+        cases += [_after_restart(ActionKind.RESTART_CLEAN), _after_restart(ActionKind.RESTART_CRASH)]
+    if restarts and deletes:
+        cases.append(_restart_after_delete())
     return tuple(cases)

@@ -15,7 +15,8 @@ from collections.abc import Callable
 import attrs
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
+from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.classes import NO_DELETE, NO_RESTART
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -33,19 +34,20 @@ class Probe:
 
 
 def _probe(name: str, question: str, *batches: tuple[int, int, int, int], slots: tuple[SlotKind, ...] = (A,),
-           restarts: tuple[Restart, ...] = ()) -> Probe:
-    return Probe(name, question, BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), name, restarts))
+           actions: tuple[Action, ...] = ()) -> Probe:
+    return Probe(name, question, BrokerCase(slots, tuple(CraftedBatch(*b) for b in batches), name, actions))
 
 
-def _restart_probe(kind: RestartKind) -> Probe:
+def _restart_probe(kind: ActionKind) -> Probe:
     """Five batches, a restart, then a resend of the oldest and of the fourth (no longer
     duplicates: a producer snapshot keeps the last batch only, so Kafka answers 45), of the
     last (still a duplicate), and the next batch."""
-    signal = "SIGTERM" if kind is RestartKind.CLEAN else "SIGKILL"
-    return _probe(f"restart-{kind.value}-window", f"after a {kind.value} restart ({signal}), is only the last batch still a "
-                  "duplicate, as Kafka's producer snapshot keeps (older resends: OUT_OF_ORDER_SEQUENCE_NUMBER)?",
+    clean = kind is ActionKind.RESTART_CLEAN
+    return _probe(f"{kind.value}-window", f"after a {'clean' if clean else 'crash'} restart ({'SIGTERM' if clean else 'SIGKILL'}), "
+                  "is only the last batch still a duplicate, as Kafka's producer snapshot keeps (older resends: "
+                  "OUT_OF_ORDER_SEQUENCE_NUMBER)?",
                   *((0, 0, seq, 1) for seq in range(5)), (0, 0, 0, 1), (0, 0, 3, 1), (0, 0, 4, 1), (0, 0, 5, 1),
-                  restarts=(Restart(5, kind),))
+                  actions=(Action(5, kind),))
 
 
 PROBES: tuple[Probe, ...] = (
@@ -75,11 +77,20 @@ PROBES: tuple[Probe, ...] = (
     _probe("two-producers", "are two producers' sequences kept apart on one partition?",
            (0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 1, 1), slots=(A, A)),
     _probe("negative-sequence", "is an idempotent batch with base sequence -1 refused as invalid?", (0, 0, -1, 1)),
-    _restart_probe(RestartKind.CLEAN),
-    _restart_probe(RestartKind.CRASH),
+    _restart_probe(ActionKind.RESTART_CLEAN),
+    _restart_probe(ActionKind.RESTART_CRASH),
+    _probe("delete-records-keeps-state", "after DeleteRecords removes every record of a producer, is its last batch still a "
+           "duplicate and its next sequence accepted (from 2.4, KAFKA-7190; before, its state went with its records)?",
+           (0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1), (0, 0, 2, 1), actions=(Action(2, ActionKind.DELETE_RECORDS, 2),)),
+    _probe("restart-after-delete", "after DeleteRecords removes every record and the broker restarts cleanly, is the "
+           "producer forgotten as Kafka forgets it (the snapshot at the log start is deleted at load, so its last batch "
+           "is written again)?",
+           (0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1), (0, 0, 2, 1),
+           actions=(Action(2, ActionKind.DELETE_RECORDS, 2), Action(2, ActionKind.RESTART_CLEAN))),
 )
-"""The restart rows run only on a target the kit can restart on its own data (``kafka:VERSION``);
-elsewhere they are skipped, and the table says so."""
+"""The restart rows run only on a target the kit can restart on its own data (``kafka:VERSION``,
+``test-broker``), the DeleteRecords rows only on one that offers DeleteRecords; elsewhere they
+are skipped, and the table says why."""
 
 
 @attrs.frozen
@@ -104,7 +115,6 @@ class ProbeResult:
         return ", ".join(self.anomalies)
 
 
-NO_RESTART = "the kit cannot restart this target on its own data (kafka:VERSION can)"
 
 
 def run_probes(client_factory: type[WireClient] | None, host: str, port: int, profile: BrokerProfile,
@@ -117,12 +127,15 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
     client: WireClient | None = None
     try:
         for probe in probes:
-            if probe.case.restarts and restart is None:
-                out.append(ProbeResult(probe.name, probe.question, "skipped", error=NO_RESTART))
-                continue
             try:
                 if client is None:
                     client = factory(host, port)
+                if probe.case.restarts and restart is None:
+                    out.append(ProbeResult(probe.name, probe.question, "skipped", error=NO_RESTART))
+                    continue
+                if probe.case.deletes_records and not client.supports(21):
+                    out.append(ProbeResult(probe.name, probe.question, "skipped", error=NO_DELETE))
+                    continue
                 run = run_case(client, probe.case, profile, shared_topic=shared_topic, restart=restart)
             except WireError as exc:
                 out.append(ProbeResult(probe.name, probe.question, "error", error=str(exc)))

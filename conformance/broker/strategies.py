@@ -20,7 +20,7 @@ from typing import Any
 from hypothesis import event
 from hypothesis import strategies as st
 
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
+from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -59,7 +59,7 @@ def _epoch(log: PartitionLog, pid: int) -> int:
     return 0 if entry is None or entry.epoch < 0 else entry.epoch
 
 
-_RESTART_PLANS = (*(None,) * 14, RestartKind.CLEAN, RestartKind.CRASH)
+_RESTART_PLANS = (*(None,) * 14, ActionKind.RESTART_CLEAN, ActionKind.RESTART_CRASH)
 """About one case in eight restarts the broker once: each restart costs a real broker seconds,
 and the coverage phase (:mod:`~kafka_conformance.broker.coverage`) already asks the restart
 questions on every run.  None first, so that a shrunk case restarts only when the failure needs it."""
@@ -68,12 +68,14 @@ questions on every run.  None first, so that a shrunk case restarts only when th
 @st.composite
 def broker_cases(
     draw: Any, profile: BrokerProfile, *, max_steps: int = 10, unallocated: bool = True, restarts: bool = False,
+    deletes: bool = False,
 ) -> BrokerCase:
     """Cases of 1..``max_steps`` batches from one or two producers, built move by move against the model.
 
     ``restarts``: a case may restart the broker once (clean or crash) between two batches, for
     targets the kit can restart; the move after a restart is drawn with a resend first, so
-    that the batches a restart forgets are sent again."""
+    that the batches a restart forgets are sent again.  ``deletes``: a case may delete the
+    records up to a drawn offset once (DeleteRecords), for targets that offer it."""
     kinds = [SlotKind.ALLOCATED]
     if draw(st.booleans()):
         kinds.append(draw(st.sampled_from([SlotKind.ALLOCATED, SlotKind.UNALLOCATED] if unallocated else [SlotKind.ALLOCATED])))
@@ -85,15 +87,22 @@ def broker_cases(
     window = profile.window_size
     plan = draw(st.sampled_from(_RESTART_PLANS)) if restarts else None
     restart_after = draw(st.integers(1, max_steps)) if plan is not None else 0
-    done: list[Restart] = []
+    delete_after = draw(st.integers(0, 2 * max_steps)) if deletes else 0  # 0 or past the case: no DeleteRecords
+    done: list[Action] = []
     for _ in range(draw(st.integers(1, max_steps))):
         slot = draw(st.integers(0, len(kinds) - 1))
         pid = pids[slot]
         just_restarted = False
-        if plan is not None and not done and len(batches) >= restart_after:
-            done.append(Restart(len(batches), plan))
-            log.restart(clean=plan is RestartKind.CLEAN)
-            event(f"move: restart ({plan.value})")
+        if delete_after and log.log_end_offset > log.log_start_offset and len(batches) >= delete_after \
+                and not any(a.kind is ActionKind.DELETE_RECORDS for a in done):
+            offset = draw(st.integers(log.log_start_offset + 1, log.log_end_offset))
+            done.append(Action(len(batches), ActionKind.DELETE_RECORDS, offset))
+            log.delete_records(offset)
+            event("move: delete-records")
+        if plan is not None and not any(a.kind.is_restart for a in done) and len(batches) >= restart_after:
+            done.append(Action(len(batches), plan))
+            log.restart(clean=plan is ActionKind.RESTART_CLEAN)
+            event(f"move: {plan.value}")
             just_restarted = True
         move = draw(st.sampled_from(("resend", *MOVES) if just_restarted else MOVES))
         records = draw(st.integers(1, 3))
@@ -140,4 +149,4 @@ def broker_cases(
         event(f"model: {answer.error.name}{' (duplicate)' if answer.is_success and not answer.appended else ''}")
         if crafted.base_sequence + crafted.records - 1 > INT32_MAX and answer.appended:
             event("model: a batch spanning the sequence wrap was written")
-    return BrokerCase(tuple(kinds), tuple(batches), restarts=tuple(done))
+    return BrokerCase(tuple(kinds), tuple(batches), actions=tuple(done))

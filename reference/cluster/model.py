@@ -152,6 +152,24 @@ class ClusterModel:
             out[p] = 0 if log is None else log.log_start_offset
         return out
 
+    def delete_records(self, broker: int, partition: int, before: int) -> tuple[bool, int]:
+        """DeleteRecords at ``broker`` (KIP-107): (accepted, the new log start offset).  Refused
+        when ``broker`` does not lead the partition or ``before`` lies beyond the high
+        watermark; -1 means the high watermark.  Every live replica's log start follows at once
+        (Kafka's answer waits until the followers' do)."""
+        self._tick()
+        part = self.partitions[partition]
+        if part.leader != broker:
+            return False, -1
+        offset = part.high_watermark if before == -1 else before
+        if not 0 <= offset <= part.high_watermark:
+            return False, -1
+        for replica in part.replicas.values():
+            if replica.alive:
+                replica.log.delete_records(offset)
+        log = part.leader_log()
+        return True, (log.log_start_offset if log is not None else offset)
+
     def high_watermark(self, partition: int) -> int:
         self._tick()
         return self.partitions[partition].high_watermark

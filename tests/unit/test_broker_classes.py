@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_conformance.broker.cases import BrokerCase, CraftedBatch, Restart, RestartKind, SlotKind
-from kafka_conformance.broker.classes import BROKER_CLASSES, RESTART_CLASSES, case_classes, missed_classes
+from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.classes import BROKER_CLASSES, DELETE_CLASSES, RESTART_CLASSES, case_classes, missed_classes
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.broker.profile import broker_profile
 
@@ -59,20 +59,32 @@ def test_missed_classes_keep_the_catalogue_order() -> None:
     names = [n for n, _ in BROKER_CLASSES]
     assert missed_classes([]) == tuple(names)
     assert missed_classes(names) == ()
-    assert len(set(names)) == len(names) == 25
-    assert set(names) >= RESTART_CLASSES
+    assert len(set(names)) == len(names) == 29
+    assert set(names) >= RESTART_CLASSES | DELETE_CLASSES
     assert missed_classes([], excluded=RESTART_CLASSES) == tuple(n for n in names if n not in RESTART_CLASSES)
 
 
-@pytest.mark.parametrize("kind", list(RestartKind))
-def test_restart_classes_name_what_the_snapshot_keeps_and_forgets(kind: RestartKind) -> None:
+@pytest.mark.parametrize("kind", [ActionKind.RESTART_CLEAN, ActionKind.RESTART_CRASH])
+def test_restart_classes_name_what_the_snapshot_keeps_and_forgets(kind: ActionKind) -> None:
     case = BrokerCase((A,), tuple(CraftedBatch(*b) for b in [*_sent(3), (0, 0, 0, 1), (0, 0, 2, 1), (0, 0, 3, 1)]),
-                      restarts=(Restart(3, kind),))
+                      actions=(Action(3, kind),))
     classes = case_classes(case, KAFKA)
-    assert {f"restart-{kind.value}", "resend-older-after-restart", "duplicate-newest-after-restart",
+    assert {kind.value, "resend-older-after-restart", "duplicate-newest-after-restart",
             "continues-after-restart"} <= classes
     assert not {"duplicate-inside", "duplicate-oldest"} & classes  # after a restart those are not duplicates
 
 
-def test_a_case_without_restarts_reaches_no_restart_class() -> None:
-    assert not RESTART_CLASSES & case_classes(_case(*_sent(6), (0, 0, 0, 1)), KAFKA)
+def test_a_case_without_actions_reaches_no_restart_or_delete_class() -> None:
+    assert not (RESTART_CLASSES | DELETE_CLASSES) & case_classes(_case(*_sent(6), (0, 0, 0, 1)), KAFKA)
+
+
+def test_delete_classes_follow_the_producers_records() -> None:
+    deleted = BrokerCase((A, A), tuple(CraftedBatch(*b) for b in [(0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 0, 1), (0, 0, 1, 1),
+                                                                    (1, 0, 1, 1)]),
+                         actions=(Action(2, ActionKind.DELETE_RECORDS, 1),))
+    classes = case_classes(deleted, KAFKA)
+    assert {"delete-records", "resend-after-delete", "continues-after-delete"} <= classes
+    assert "restart-after-delete" not in classes
+    everything = BrokerCase((A,), tuple(CraftedBatch(*b) for b in _sent(3)),
+                            actions=(Action(2, ActionKind.DELETE_RECORDS, 2), Action(2, ActionKind.RESTART_CRASH)))
+    assert "restart-after-delete" in case_classes(everything, KAFKA)

@@ -19,7 +19,7 @@ KAFKA = broker_profile("4.3.0")
 
 
 @settings(max_examples=50, deadline=None)
-@given(broker_cases(KAFKA))
+@given(broker_cases(KAFKA, restarts=True, deletes=True))
 def test_generated_cases_round_trip_through_json(case: BrokerCase) -> None:
     assert case_from_json(case_to_json(case)) == case
 
@@ -33,6 +33,12 @@ def test_generated_cases_round_trip_through_json(case: BrokerCase) -> None:
         ({"slots": ["minted"], "batches": []}, "slots: each must be one of"),
         ({"slots": ["allocated"], "batches": [[0, 40000, 0, 1]]}, r"batches\[0\]: epoch 40000"),
         ({"slots": ["allocated"], "batches": [], "extra": 1}, "unknown field"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[1, "reboot"]]}, r"actions\[0\]: expected"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[1, "delete-records"]]}, "takes an offset above 0"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[1, "restart-clean", 3]]}, "takes no offset"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[0, "restart-crash"]]}, "after the first batch"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[2, "restart-crash"]]}, "before the final read"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": {}}, r"actions: expected a list"),
     ],
 )
 def test_bad_cases_name_the_field(data: object, message: str) -> None:
@@ -154,3 +160,12 @@ def test_an_answer_the_reference_expects_or_any_other_error_is_judged_at_once() 
         leader = _Answers(code, 0)
         assert _produce_settled(leader, "t", batch, expected).error_code == code  # type: ignore[arg-type]
         assert leader.sent == 1
+
+
+def test_a_case_that_restarts_refuses_a_target_that_cannot() -> None:
+    """Checked before anything is sent, so a replay on such a target is a usage error, not a divergence."""
+    from kafka_conformance.broker.compare import run_case
+
+    case = next(p.case for p in PROBES if p.case.restarts)
+    with pytest.raises(CaseError, match="cannot be restarted by the kit"):
+        run_case(None, case, KAFKA)  # type: ignore[arg-type]

@@ -110,6 +110,8 @@ class IndependentLog(PartitionLog):
     # -- a restart on the same data -------------------------------------------------------
     def restart(self, *, clean: bool, now_ms: int | None = None, expiration_ms: int | None = None) -> None:
         super().restart(clean=clean, now_ms=now_ms, expiration_ms=expiration_ms)  # the storage side
+        if self.log_start_offset >= self.log_end_offset:  # the only snapshot, at the log start, is deleted at load
+            self.mine = {}
         kept = {pid: self.after_restart(state) for pid, state in self.mine.items()}
         self.mine = {pid: state for pid, state in kept.items() if state is not None}
 
