@@ -17,7 +17,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
 from kafka_conformance.adapters.brokers.launchers import start_broker
 from kafka_conformance.adapters.brokers.wire_client import WireClient
 from kafka_conformance.broker.check import check_broker
-from kafka_conformance.broker.classes import DELETE_CLASSES, RESTART_CLASSES
+from kafka_conformance.broker.classes import RESTART_CLASSES
 from kafka_conformance.broker.report import render_broker_text
 from kafka_conformance.cli.main import main
 
