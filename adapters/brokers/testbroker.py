@@ -162,11 +162,13 @@ class TestCluster:
         """Every broker stops and starts again on its own data at once, as the broker suite's
         restart step asks: each replica's log keeps its batches and recovers producer state as
         Kafka does (:meth:`PartitionLog.restart`: a clean stop, or a kill that loses nothing);
-        every connection is closed."""
+        every connection is closed.  Producers idle past the expiry by the wall clock (their
+        last batch's timestamp) are not loaded, as a real broker's are not."""
+        now_ms = int(time.time() * 1000)
         with self.lock:
             for part in self.model.partitions:
                 for replica in part.replicas.values():
-                    replica.log.restart(clean=clean)
+                    replica.log.restart(clean=clean, now_ms=now_ms)
             self.model.disconnect_generation += 1
         self._enforce_soon()
 

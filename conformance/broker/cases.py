@@ -25,6 +25,7 @@ __all__ = [
 ]
 
 BROKER_CASE_FORMAT = 1
+MAX_AGE_MS = 3 * 86_400_000
 
 
 class CaseError(ValueError):
@@ -47,10 +48,16 @@ class CraftedBatch:
     epoch: int
     base_sequence: int
     records: int = 1
+    age_ms: int = 0
+    """How far in the past the batch's timestamp lies when it is sent (a producer whose clock
+    runs behind): the broker's producer-id expiry reads that timestamp."""
 
     def __attrs_post_init__(self) -> None:
         if self.producer < 0:
             raise CaseError(f"producer slot {self.producer} is negative")
+        if not 0 <= self.age_ms <= MAX_AGE_MS:
+            raise CaseError(f"a batch's age is 0..{MAX_AGE_MS} ms (3 days: under the 7-day segment roll and retention), "
+                            f"not {self.age_ms}")
         if not 0 <= self.epoch <= INT16_MAX:
             raise CaseError(f"epoch {self.epoch} is not a producer epoch (0..{INT16_MAX})")
         if not -1 <= self.base_sequence <= INT32_MAX:
@@ -61,14 +68,21 @@ class CraftedBatch:
     def values(self, tag: str, step: int) -> tuple[str, ...]:
         return tuple(f"{tag}/{step}/{i}" for i in range(self.records))
 
-    def to_batch(self, producer_id: int, tag: str, step: int) -> ProducerBatch:
-        return ProducerBatch(producer_id, self.epoch, self.base_sequence, self.values(tag, step))
+    def to_batch(self, producer_id: int, tag: str, step: int, now_ms: int = 0) -> ProducerBatch:
+        """The batch, its timestamp ``age_ms`` before ``now_ms`` (0: the sender's clock)."""
+        stamp = now_ms - self.age_ms if now_ms else 0
+        return ProducerBatch(producer_id, self.epoch, self.base_sequence, self.values(tag, step), stamp)
+
+    def to_json(self) -> list[int]:
+        head = [self.producer, self.epoch, self.base_sequence, self.records]
+        return [*head, self.age_ms] if self.age_ms else head
 
     def describe(self) -> str:
         last = self.base_sequence + self.records - 1
         if last > INT32_MAX:
             last -= INT32_MAX + 1
-        return f"p{self.producer} epoch {self.epoch} seq {self.base_sequence}..{last} ({self.records} rec)"
+        aged = f", timestamp {self.age_ms / 3_600_000:g} h old" if self.age_ms else ""
+        return f"p{self.producer} epoch {self.epoch} seq {self.base_sequence}..{last} ({self.records} rec{aged})"
 
 
 class ActionKind(enum.Enum):
@@ -161,7 +175,7 @@ class BrokerCase:
 def case_to_json(case: BrokerCase) -> dict[str, Any]:
     out: dict[str, Any] = {
         "slots": [k.value for k in case.slots],
-        "batches": [[b.producer, b.epoch, b.base_sequence, b.records] for b in case.batches],
+        "batches": [b.to_json() for b in case.batches],
     }
     if case.name:
         out["name"] = case.name
@@ -188,8 +202,9 @@ def case_from_json(data: Any, where: str = "case") -> BrokerCase:
         raise CaseError(f"{where}.batches: expected a list")
     batches = []
     for i, item in enumerate(batches_raw):
-        if not (isinstance(item, list) and len(item) == 4 and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
-            raise CaseError(f"{where}.batches[{i}]: expected [producer, epoch, base_sequence, records] integers, got {item!r}")
+        if not (isinstance(item, list) and len(item) in (4, 5) and all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
+            raise CaseError(f"{where}.batches[{i}]: expected [producer, epoch, base_sequence, records] or "
+                            f"[producer, epoch, base_sequence, records, age_ms] integers, got {item!r}")
         try:
             batches.append(CraftedBatch(*item))
         except CaseError as exc:

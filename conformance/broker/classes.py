@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, SlotKind
+from kafka_conformance.broker.cases import MAX_AGE_MS, Action, ActionKind, BrokerCase, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -52,12 +52,13 @@ BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("continues-after-delete", "a producer whose every record was deleted sends its next sequence (KAFKA-7190)"),
     ("resend-after-delete", "an exact resend of a batch whose records were deleted"),
     ("restart-after-delete", "a restart while every record is deleted (no snapshot survives the load)"),
+    ("expired-at-restart", "a restart after a producer's last batch grew older than the producer-id expiry (it is not loaded)"),
 )
 """(name, what it is); stable names, shown in reports."""
 
 RESTART_CLASSES = frozenset({
     "restart-clean", "restart-crash", "duplicate-newest-after-restart", "resend-older-after-restart", "continues-after-restart",
-    "restart-after-delete",
+    "restart-after-delete", "expired-at-restart",
 })
 """The classes only a target the kit can restart on its own data reaches."""
 DELETE_CLASSES = frozenset({"delete-records", "continues-after-delete", "resend-after-delete", "restart-after-delete"})
@@ -123,13 +124,18 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
     """Per slot, the last offset of each batch in its history."""
     before_restart: list[list[tuple[int, int, int]] | None] = [None for _ in case.slots]
     """Per slot, what it had written before the last restart, until its first batch after it."""
+    ages = [0 for _ in case.slots]
+    """Per slot, the age of its newest written batch."""
+    expiry = profile.default_producer_id_expiration_ms
     for i, crafted in enumerate(case.batches):
         for action in case.actions_before(i):
+            if action.kind.is_restart and any(h and age >= expiry for h, age in zip(histories, ages, strict=True)):
+                found.add("expired-at-restart")
             found |= _act(log, action)
             if action.kind.is_restart:
                 before_restart = [list(h) for h in histories]
         slot = crafted.producer
-        batch = crafted.to_batch(slot + 1, "classes", i)
+        batch = crafted.to_batch(slot + 1, "classes", i, _NOW_MS)
         written = before_restart[slot]
         after = _after_restart(written, batch) if written else None
         if after is not None:
@@ -143,10 +149,17 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
         if answer.appended:  # only written batches are cached (or leave the window)
             histories[slot].append((batch.producer_epoch, batch.base_sequence, batch.last_sequence))
             ends[slot].append(answer.base_offset + batch.record_count - 1)
+            ages[slot] = crafted.age_ms
             before_restart[slot] = None
     for action in case.actions_before(len(case.batches)):
+        if action.kind.is_restart and any(h and age >= expiry for h, age in zip(histories, ages, strict=True)):
+            found.add("expired-at-restart")
         found |= _act(log, action)
     return found
+
+
+_NOW_MS = 10**13
+"""The classifier's clock: batch timestamps and restarts are read against it, as on the wire."""
 
 
 def _act(log: PartitionLog, action: Action) -> set[str]:
@@ -154,7 +167,7 @@ def _act(log: PartitionLog, action: Action) -> set[str]:
         log.delete_records(action.offset)
         return {"delete-records"}
     everything_deleted = log.log_end_offset > 0 and log.log_start_offset == log.log_end_offset
-    log.restart(clean=action.kind is ActionKind.RESTART_CLEAN)
+    log.restart(clean=action.kind is ActionKind.RESTART_CLEAN, now_ms=_NOW_MS)
     return {action.kind.value} | ({"restart-after-delete"} if everything_deleted else set())
 
 
@@ -194,6 +207,9 @@ def excluded_classes(profile: BrokerProfile, *, restartable: bool, deletes: bool
         out.update({name: NO_DELETE for name in sorted(DELETE_CLASSES) if name not in out})
     if profile.unknown_producer_on_empty_state:
         out["after-int-max"] = f"Kafka {profile.version} refuses a producer without state that starts near Int.MAX (59)"
+    if profile.default_producer_id_expiration_ms > MAX_AGE_MS and "expired-at-restart" not in out:
+        out["expired-at-restart"] = (f"Kafka {profile.version} keeps an idle producer 7 days, as long as a segment lives "
+                                     "before it rolls and is deleted, so the kit does not age batches that far")
     return out
 
 

@@ -127,7 +127,7 @@ class CaseRun:
     """False when a divergence split the logs and the rest of the case was not compared."""
 
 
-_OTHER_CODES = {35: "UNSUPPORTED_VERSION", 42: "INVALID_REQUEST", 48: "INVALID_TXN_STATE", 90: "PRODUCER_FENCED"}
+_OTHER_CODES = {1: "OFFSET_OUT_OF_RANGE", 35: "UNSUPPORTED_VERSION", 42: "INVALID_REQUEST", 48: "INVALID_TXN_STATE", 90: "PRODUCER_FENCED"}
 """Codes brokers were seen to answer that the model never gives (names from Kafka's ``Errors.java``)."""
 
 
@@ -295,23 +295,32 @@ def _run_on_leader(
         connection.close()
 
 
+def _now_ms() -> int:
+    """The wall clock, which a real broker's producer-id expiry reads too."""
+    return int(time.time() * 1000)
+
+
 def _act(connection: _Connection, log: PartitionLog, action: Action, topic: str, start: int) -> BrokerDivergence | None:
     """Do ``action`` on the broker and on the model; a divergence when DeleteRecords is answered
     otherwise than Kafka would (an error, or another low watermark)."""
     if action.kind.is_restart:
         clean = action.kind is ActionKind.RESTART_CLEAN
         connection.restart(clean)
-        log.restart(clean=clean)
+        log.restart(clean=clean, now_ms=_now_ms())  # producers idle past the expiry are not loaded
         return None
     before = start + action.offset
     error, low = connection.leader.delete_records(topic, 0, before)
-    log.delete_records(before)
-    if error == 0 and low == log.log_start_offset:
-        return None
+    if before > log.log_end_offset:  # every answered write is replicated here: the high watermark is the log end
+        expected, rule = f"{_code_name(1)}", "an offset beyond the high watermark is refused (UnifiedLog.maybeIncrementLogStartOffset)"
+        if error == 1:
+            return None
+    else:
+        log.delete_records(before)
+        expected, rule = f"success, low watermark {log.log_start_offset}", "DeleteRecords moves the log start offset there"
+        if error == 0 and low == log.log_start_offset:
+            return None
     actual = f"{_code_name(error)}" if error else f"success, low watermark {low}"
-    return BrokerDivergence("delete-records-diverged", action.before, action.describe(),
-                            f"success, low watermark {log.log_start_offset}", actual,
-                            "DeleteRecords moves the log start offset to the offset asked (at most the high watermark)")
+    return BrokerDivergence("delete-records-diverged", action.before, action.describe(), expected, actual, rule)
 
 
 def _run_steps(
@@ -336,7 +345,7 @@ def _run_steps(
                 found.append(diverged)
                 return CaseRun(topic, pids, tuple(steps), tuple(found), False)
         leader = connection.leader
-        batch = crafted.to_batch(pids[crafted.producer], topic, i)
+        batch = crafted.to_batch(pids[crafted.producer], topic, i, _now_ms())
         request = crafted.describe()
         if case.actions_before(i):
             request = f"after {'; '.join(a.describe() for a in case.actions_before(i))}: {request}"

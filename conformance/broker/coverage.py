@@ -17,7 +17,7 @@ from __future__ import annotations
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX
 
-__all__ = ["coverage_cases"]
+__all__ = ["AGED_MS", "aged_restart", "coverage_cases"]
 
 A, U = SlotKind.ALLOCATED, SlotKind.UNALLOCATED
 
@@ -54,6 +54,17 @@ def _restart_after_delete() -> BrokerCase:
                  actions=(Action(2, ActionKind.DELETE_RECORDS, 2), Action(2, ActionKind.RESTART_CLEAN)))
 
 
+AGED_MS = 2 * 86_400_000
+"""Two days: past the one-day producer-id expiry of 3.4 and later (KIP-854), short of the
+seven days of 1.0 to 3.3, so the same case tells the two apart."""
+
+
+def aged_restart() -> BrokerCase:
+    """Three batches stamped two days ago, a clean restart, a resend of the last and the next."""
+    return BrokerCase((A,), (*(CraftedBatch(0, 0, seq, 1, AGED_MS) for seq in range(3)), CraftedBatch(0, 0, 2, 1),
+                             CraftedBatch(0, 0, 3, 1)), actions=(Action(3, ActionKind.RESTART_CLEAN),))
+
+
 def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = True) -> tuple[BrokerCase, ...]:
     """The fixed cases, smallest first; ``window`` is the release's duplicate window; the
     restart and DeleteRecords cases only for a target that can run them."""
@@ -75,7 +86,7 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
     if deletes:
         cases.append(_after_delete())
     if restarts:
-        cases += [_after_restart(ActionKind.RESTART_CLEAN), _after_restart(ActionKind.RESTART_CRASH)]
+        cases += [_after_restart(ActionKind.RESTART_CLEAN), _after_restart(ActionKind.RESTART_CRASH), aged_restart()]
     if restarts and deletes:
         cases.append(_restart_after_delete())
     return tuple(cases)

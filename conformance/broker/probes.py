@@ -18,6 +18,7 @@ from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.broker.classes import NO_DELETE, NO_RESTART
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
+from kafka_conformance.broker.coverage import aged_restart
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.broker.profile import BrokerProfile
 
@@ -79,6 +80,9 @@ PROBES: tuple[Probe, ...] = (
     _probe("negative-sequence", "is an idempotent batch with base sequence -1 refused as invalid?", (0, 0, -1, 1)),
     _restart_probe(ActionKind.RESTART_CLEAN),
     _restart_probe(ActionKind.RESTART_CRASH),
+    Probe("restart-after-expiry", "after a clean restart, is a producer whose last batch is two days old forgotten (3.4 "
+          "and later: a one-day expiry, KIP-854; its last batch is written again) or kept (1.0 to 3.3: seven days)?",
+          attrs.evolve(aged_restart(), name="restart-after-expiry")),
     _probe("delete-records-keeps-state", "after DeleteRecords removes every record of a producer, is its last batch still a "
            "duplicate and its next sequence accepted (from 2.4, KAFKA-7190; before, its state went with its records)?",
            (0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1), (0, 0, 2, 1), actions=(Action(2, ActionKind.DELETE_RECORDS, 2),)),

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from hypothesis import event
 from hypothesis import strategies as st
 
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.coverage import AGED_MS
 from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -87,6 +89,7 @@ def broker_cases(
     window = profile.window_size
     plan = draw(st.sampled_from(_RESTART_PLANS)) if restarts else None
     restart_after = draw(st.integers(1, max_steps)) if plan is not None else 0
+    aged = plan is not None and draw(st.booleans())  # slot 0's fresh batches before the restart stamped two days ago
     delete_after = draw(st.integers(0, 2 * max_steps)) if deletes else 0  # 0 or past the case: no DeleteRecords
     done: list[Action] = []
     for _ in range(draw(st.integers(1, max_steps))):
@@ -101,7 +104,7 @@ def broker_cases(
             event("move: delete-records")
         if plan is not None and not any(a.kind.is_restart for a in done) and len(batches) >= restart_after:
             done.append(Action(len(batches), plan))
-            log.restart(clean=plan is ActionKind.RESTART_CLEAN)
+            log.restart(clean=plan is ActionKind.RESTART_CLEAN, now_ms=_NOW_MS)
             event(f"move: {plan.value}")
             just_restarted = True
         move = draw(st.sampled_from(("resend", *MOVES) if just_restarted else MOVES))
@@ -109,15 +112,16 @@ def broker_cases(
         epoch = _epoch(log, pid)
         nxt = _next_sequence(log, pid, epoch, firsts[slot])
         history = sent.history[slot]
+        age = AGED_MS if aged and slot == 0 and not any(a.kind.is_restart for a in done) else 0
         if nxt <= INT32_MAX - 1 and INT32_MAX - nxt < 3 and draw(st.booleans()):
             records = INT32_MAX - nxt + 1  # end exactly at Int.MAX: the next batch must be 0
         if move == "window-edge":
             back = draw(st.sampled_from([window, window + 1, window + 2]))
             for _ in range(back):  # fresh batches, all written: the resend's place is certain
-                fresh = CraftedBatch(slot, epoch, _next_sequence(log, pid, epoch, firsts[slot]), 1)
+                fresh = CraftedBatch(slot, epoch, _next_sequence(log, pid, epoch, firsts[slot]), 1, age)
                 batches.append(fresh)
                 history.append(fresh)
-                log.append_client(ProducerBatch(pid, fresh.epoch, fresh.base_sequence, ["v"]))
+                log.append_client(_model_batch(pid, fresh))
             crafted = history[-back]
             event(f"window edge: resend of the {back}th newest batch")
         elif move == "resend" and history:
@@ -142,11 +146,21 @@ def broker_cases(
         else:
             move = "next"
             crafted = CraftedBatch(slot, epoch, nxt, records)
+        if age and crafted not in history:  # a fresh batch (a resend keeps the timestamps it was sent with)
+            crafted = attrs.evolve(crafted, age_ms=age)
         event(f"move: {move}")
         batches.append(crafted)
         history.append(crafted)
-        answer = log.append_client(ProducerBatch(pid, crafted.epoch, crafted.base_sequence, [f"v{i}" for i in range(crafted.records)]))
+        answer = log.append_client(_model_batch(pid, crafted))
         event(f"model: {answer.error.name}{' (duplicate)' if answer.is_success and not answer.appended else ''}")
         if crafted.base_sequence + crafted.records - 1 > INT32_MAX and answer.appended:
             event("model: a batch spanning the sequence wrap was written")
     return BrokerCase(tuple(kinds), tuple(batches), actions=tuple(done))
+
+
+_NOW_MS = 10**13
+"""The drawing model's clock: the restart's expiry reads batch timestamps against it, as on the wire."""
+
+
+def _model_batch(pid: int, crafted: CraftedBatch) -> ProducerBatch:
+    return crafted.to_batch(pid, "v", 0, _NOW_MS)

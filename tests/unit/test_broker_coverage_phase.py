@@ -33,7 +33,8 @@ def test_restart_and_delete_cases_only_for_a_target_that_runs_them() -> None:
     profile = broker_profile("4.3.0")
     assert set(excluded_classes(profile, restartable=False)) == RESTART_CLASSES
     assert excluded_classes(profile, restartable=True) == {}
-    assert set(excluded_classes(broker_profile("2.4.1"), restartable=True)) == {"after-int-max"}
+    assert set(excluded_classes(broker_profile("2.4.1"), restartable=True)) == {"after-int-max", "expired-at-restart"}
+    assert set(excluded_classes(broker_profile("3.3.2"), restartable=True)) == {"expired-at-restart"}  # seven days (KIP-854)
 
 
 def test_every_case_round_trips_through_json() -> None:

@@ -39,6 +39,8 @@ def test_generated_cases_round_trip_through_json(case: BrokerCase) -> None:
         ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[0, "restart-crash"]]}, "after the first batch"),
         ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": [[2, "restart-crash"]]}, "before the final read"),
         ({"slots": ["allocated"], "batches": [[0, 0, 0, 1]], "actions": {}}, r"actions: expected a list"),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1, 10**10]]}, r"batches\[0\]: a batch's age is 0\.\."),
+        ({"slots": ["allocated"], "batches": [[0, 0, 0, 1, 2, 3]]}, r"batches\[0\]: expected \[producer"),
     ],
 )
 def test_bad_cases_name_the_field(data: object, message: str) -> None:

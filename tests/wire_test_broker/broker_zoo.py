@@ -25,6 +25,8 @@ class _Producer:
     last: int
     window: list[tuple[int, int, int]]
     """(first sequence, last sequence, base offset) of the newest batches, oldest first."""
+    stamp: int = 0
+    """The newest batch's timestamp (the expiry clock reads it)."""
 
 
 class IndependentLog(PartitionLog):
@@ -102,6 +104,7 @@ class IndependentLog(PartitionLog):
             state = self.mine[batch.producer_id] = _Producer(batch.producer_epoch, batch.last_sequence, [])
         self.remember(state, (batch.base_sequence, batch.last_sequence, offset))
         state.last = batch.last_sequence
+        state.stamp = batch.timestamp_ms
         return ProduceResponse(E.NONE, offset, self.log_start_offset, "written", appended=True)
 
     def remember(self, state: _Producer, batch: tuple[int, int, int]) -> None:
@@ -112,13 +115,15 @@ class IndependentLog(PartitionLog):
         super().restart(clean=clean, now_ms=now_ms, expiration_ms=expiration_ms)  # the storage side
         if self.log_start_offset >= self.log_end_offset:  # the only snapshot, at the log start, is deleted at load
             self.mine = {}
+        if now_ms is not None:  # a producer idle for a day (Kafka 3.4 and later) is not loaded
+            self.mine = {pid: p for pid, p in self.mine.items() if now_ms - p.stamp < 86_400_000}
         kept = {pid: self.after_restart(state) for pid, state in self.mine.items()}
         self.mine = {pid: state for pid, state in kept.items() if state is not None}
 
     def after_restart(self, state: _Producer) -> _Producer | None:
         """A producer snapshot file holds one batch per producer, its newest; a crash's
         recovery writes the same from the log, so either way that is all that comes back."""
-        return _Producer(state.epoch, state.last, state.window[-1:])
+        return _Producer(state.epoch, state.last, state.window[-1:], state.stamp)
 
 
 # -- the variants --------------------------------------------------------------------------
