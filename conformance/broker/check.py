@@ -169,7 +169,8 @@ def check_broker(
                     if examples >= max_examples:
                         break
                     outcome, ran = _round(session, profile, tolerated, coverage, reached, max_examples - examples,
-                                          max_steps, seed, settings, one if progress is not None else None)
+                                          max_steps, seed, settings, one if progress is not None else None,
+                                          deletes=deletes)
                     examples += ran
                     if outcome is None:
                         break
@@ -200,7 +201,7 @@ def check_broker(
 def _round(
     session: _Session, profile: BrokerProfile, tolerated: set[str], coverage: Counter[str], reached: set[str],
     max_examples: int, max_steps: int, seed: int | None, settings: Settings | None,
-    on_example: Callable[[int], None] | None = None,
+    on_example: Callable[[int], None] | None = None, *, deletes: bool = False,
 ) -> tuple[BrokerFinding | str | None, int]:
     """One Hypothesis run: (the minimal new finding, an error text, or None if it passed; cases run)."""
     examples = 0
@@ -211,9 +212,7 @@ def _round(
         suppress_health_check=[*base.suppress_health_check, HealthCheck.too_slow, HealthCheck.filter_too_much],
         phases=[Phase.explicit, *(p for p in base.phases if p is not Phase.explicit)],
     )
-
-
-    restarts, deletes = session.handle.can_restart, session.deletes_records()
+    restarts = session.handle.can_restart
 
     @run_settings
     @given(broker_cases(profile, max_steps=max_steps, restarts=restarts, deletes=deletes))
@@ -231,7 +230,7 @@ def _round(
             session.reset()
             raise
         finally:
-            if case.restarts:  # the restart closed the session's connection
+            if case.actions:  # a restart closed the session's connection; a refused DeleteRecords may have
                 session.reset()
         for step in run.steps:
             coverage[f"answered {step.actual_error}"] += 1

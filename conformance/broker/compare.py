@@ -127,7 +127,9 @@ class CaseRun:
     """False when a divergence split the logs and the rest of the case was not compared."""
 
 
-_OTHER_CODES = {1: "OFFSET_OUT_OF_RANGE", 35: "UNSUPPORTED_VERSION", 42: "INVALID_REQUEST", 48: "INVALID_TXN_STATE", 90: "PRODUCER_FENCED"}
+_OTHER_CODES = {
+    1: "OFFSET_OUT_OF_RANGE", 35: "UNSUPPORTED_VERSION", 42: "INVALID_REQUEST", 48: "INVALID_TXN_STATE", 90: "PRODUCER_FENCED",
+}
 """Codes brokers were seen to answer that the model never gives (names from Kafka's ``Errors.java``)."""
 
 
@@ -237,7 +239,7 @@ def run_case(
     """
     if case.restarts and restart is None:
         raise CaseError("this case restarts the broker, and this target cannot be restarted by the kit "
-                        "(kafka:VERSION can)")
+                        "(kafka:VERSION and test-broker can)")
     if shared_topic is not None:
         topic = shared_topic
         leaders = client.wait_for_leaders(topic, 1)
@@ -309,9 +311,14 @@ def _act(connection: _Connection, log: PartitionLog, action: Action, topic: str,
         log.restart(clean=clean, now_ms=_now_ms())  # producers idle past the expiry are not loaded
         return None
     before = start + action.offset
-    error, low = connection.leader.delete_records(topic, 0, before)
+    try:
+        error, low = connection.leader.delete_records(topic, 0, before)
+    except WireError as exc:  # the broker lists DeleteRecords in ApiVersions: it must answer it
+        return BrokerDivergence("delete-records-diverged", action.before, action.describe(),
+                                "an answer to DeleteRecords", f"no answer: {exc}", "a broker answers what it advertises")
     if before > log.log_end_offset:  # every answered write is replicated here: the high watermark is the log end
-        expected, rule = f"{_code_name(1)}", "an offset beyond the high watermark is refused (UnifiedLog.maybeIncrementLogStartOffset)"
+        expected = _code_name(1)
+        rule = "an offset beyond the high watermark is refused (UnifiedLog.maybeIncrementLogStartOffset)"
         if error == 1:
             return None
     else:

@@ -147,7 +147,7 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
                     client.close()
                 client = None
                 continue
-            if probe.case.restarts:  # the restart closed it
+            if probe.case.actions:  # a restart closed it; a refused DeleteRecords may have
                 client.close()
                 client = None
             status = "diverges" if run.divergences else "conforms"

@@ -17,8 +17,8 @@ Java client reads it on UNKNOWN_PRODUCER_ID); the base offset is then -1.
 Producer snapshots and what a restart on the same data recovers (clean or after a
 crash) live here too (:meth:`PartitionLog.restart`), because they are what one
 broker does with its own files.  Replication, acks and elections live in
-:mod:`replication`; this class is the part a single broker does on its own.  It is mutable on purpose (a log is), but
-every value it hands out is frozen.
+:mod:`replication`; this class is the part a single broker does on its own.  It
+is mutable on purpose (a log is), but every value it hands out is frozen.
 """
 
 from __future__ import annotations
