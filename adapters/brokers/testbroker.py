@@ -172,6 +172,13 @@ class TestCluster:
             self.model.disconnect_generation += 1
         self._enforce_soon()
 
+    def log_start_checkpoint(self, partition: int = 0) -> int:
+        """The log start offset the leader's ``log-start-offset-checkpoint`` holds (what a crash
+        falls back to), for the broker suite's cases on the shared topic."""
+        with self.lock:
+            log = self.model.leader_log(partition)
+            return 0 if log is None else log.checkpointed_log_start
+
     def replicate(self) -> None:
         with self.lock:
             self.model.replicate()

@@ -143,7 +143,7 @@ def check_broker(
             if table:
                 emit(progress, ProgressEvent(Kind.START, column, "probe table", 0, len(PROBES)))
             probes = (run_probes(None, handle.host, handle.port, profile, shared_topic=handle.shared_topic,
-                                 restart=handle.restart) if table else ())
+                                 restart=handle.restart, checkpoint=handle.checkpoint) if table else ())
             session.reset()  # a restart row closed every connection the broker had
             diverging = sum(p.status == "diverges" for p in probes)
             if table:
@@ -225,7 +225,7 @@ def _round(
         reached.update(case_classes(case, profile))
         try:
             run = run_case(session.client(), case, profile, shared_topic=session.handle.shared_topic,
-                           restart=session.handle.restart)
+                           restart=session.handle.restart, checkpoint=session.handle.checkpoint)
         except WireError:
             session.reset()
             raise
@@ -307,7 +307,8 @@ def replay_broker_case(path: str | Path, *, target: str | None = None, kafka_ver
     with open_broker_target(spec) as handle:
         try:
             with WireClient(handle.host, handle.port) as client:
-                run = run_case(client, case, profile, shared_topic=handle.shared_topic, restart=handle.restart)
+                run = run_case(client, case, profile, shared_topic=handle.shared_topic, restart=handle.restart,
+                               checkpoint=handle.checkpoint)
         except (WireError, BrokerStartError) as exc:
             return ReplayResult(str(path), spec, "ERROR", detail=str(exc))
     names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))

@@ -223,6 +223,7 @@ def _answer(error: int, offset: int, log_start: int) -> str:
 def run_case(
     client: WireClient, case: BrokerCase, profile: BrokerProfile, *, topic: str | None = None,
     shared_topic: str | None = None, stop_at_first: bool = False, restart: Callable[[bool], None] | None = None,
+    checkpoint: Callable[[], int] | None = None,
 ) -> CaseRun:
     """Send ``case`` to a fresh topic through ``client`` and compare every answer and the final log.
 
@@ -233,6 +234,7 @@ def run_case(
 
     ``restart`` stops and starts the broker again on its own data (True: cleanly); a case with
     restarts needs it, and closes ``client`` at its first restart (the caller opens a new one).
+    ``checkpoint`` gives a shared partition's checkpointed log start (what a crash falls back to).
 
     Raises WireError when the broker cannot be talked to (that is an error, not a divergence),
     CaseError for a case with restarts and no ``restart``.
@@ -249,7 +251,8 @@ def run_case(
     with _leader(client, topic, leaders.get(0, -1)) as leader:
         start = leader.list_offset(topic, 0) if shared_topic is not None else 0
         log_start = leader.list_offset(topic, 0, timestamp=-2) if shared_topic is not None else 0
-        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, (log_start, start), restart)
+        saved = checkpoint() if shared_topic is not None and checkpoint is not None else 0
+        return _run_on_leader(client, leader, case, profile, topic, stop_at_first, (saved, log_start, start), restart)
 
 
 @contextlib.contextmanager
@@ -288,7 +291,7 @@ class _Connection:
 
 def _run_on_leader(
     client: WireClient, leader: WireClient, case: BrokerCase, profile: BrokerProfile, topic: str, stop_at_first: bool,
-    offsets: tuple[int, int], restart: Callable[[bool], None] | None = None,
+    offsets: tuple[int, int, int], restart: Callable[[bool], None] | None = None,
 ) -> CaseRun:
     connection = _Connection(leader, restart)
     try:
@@ -332,13 +335,13 @@ def _act(connection: _Connection, log: PartitionLog, action: Action, topic: str,
 
 def _run_steps(
     client: WireClient, connection: _Connection, case: BrokerCase, profile: BrokerProfile, topic: str,
-    stop_at_first: bool, offsets: tuple[int, int],
+    stop_at_first: bool, offsets: tuple[int, int, int],
 ) -> CaseRun:
     pids = ProducerIds(client).for_slots(case.slots)
     log = PartitionLog(profile)
     # Earlier cases' records on a shared partition: not ours, but they hold the offsets (and may
-    # have been deleted up to a log start of their own).
-    log.log_start_offset, start = offsets
+    # have been deleted up to a log start of their own, checkpointed or not).
+    log.checkpointed_log_start, log.log_start_offset, start = offsets
     log.log_end_offset = start
     leader = connection.leader
     produce_v5 = leader.version_for(0) >= 5

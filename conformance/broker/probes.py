@@ -123,7 +123,8 @@ class ProbeResult:
 
 def run_probes(client_factory: type[WireClient] | None, host: str, port: int, profile: BrokerProfile,
                *, probes: tuple[Probe, ...] = PROBES, shared_topic: str | None = None,
-               restart: Callable[[bool], None] | None = None) -> tuple[ProbeResult, ...]:
+               restart: Callable[[bool], None] | None = None,
+               checkpoint: Callable[[], int] | None = None) -> tuple[ProbeResult, ...]:
     """Each probe on a fresh topic of the broker at ``host:port``, over one connection (reopened
     after an error or a restart); ``restart`` restarts the broker for the restart rows."""
     factory = client_factory or WireClient
@@ -140,7 +141,7 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
                 if probe.case.deletes_records and not client.supports(21):
                     out.append(ProbeResult(probe.name, probe.question, "skipped", error=NO_DELETE))
                     continue
-                run = run_case(client, probe.case, profile, shared_topic=shared_topic, restart=restart)
+                run = run_case(client, probe.case, profile, shared_topic=shared_topic, restart=restart, checkpoint=checkpoint)
             except WireError as exc:
                 out.append(ProbeResult(probe.name, probe.question, "error", error=str(exc)))
                 if client is not None:

@@ -59,6 +59,10 @@ class BrokerHandle:
     serving again when it returns; None when the kit cannot restart this target (one it did
     not start, or one that keeps no data across a restart)."""
 
+    checkpoint: Callable[[], int] | None = attrs.field(default=None, eq=False)
+    """For a shared topic: the log start offset its partition's checkpoint holds now (what a crash
+    falls back to); a fresh topic's is 0."""
+
     @property
     def can_restart(self) -> bool:
         return self.restart is not None
@@ -96,7 +100,7 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
         host, _, port = str(cluster.bootstrap).split(",")[0].rpartition(":")
         description = f"Python test broker (Kafka {version} model) at {cluster.bootstrap}"
         yield BrokerHandle(f"test-broker:{version}", host, int(port), description, str(cluster.model.spec.topic),
-                           restart=lambda clean: cluster.restart_in_place(clean=clean))
+                           restart=lambda clean: cluster.restart_in_place(clean=clean), checkpoint=cluster.log_start_checkpoint)
 
 
 @contextlib.contextmanager

@@ -93,6 +93,10 @@ class PartitionLog:
         """Producer snapshot files by offset, each as :meth:`take_snapshot` wrote it."""
         self.last_snapshot_offset = 0
         """``lastSnapOffset``: where the state was last written or loaded from."""
+        self.checkpointed_log_start = 0
+        """The log start offset as ``log-start-offset-checkpoint`` last holds it: written at a
+        clean shutdown, and otherwise every ``log.flush.start.offset.checkpoint.interval.ms``
+        (one minute by default; the kit's brokers set a day, so a run sees only the first)."""
 
     @property
     def ever_held_records(self) -> bool:
@@ -224,10 +228,18 @@ class PartitionLog:
         batch of the window is no longer a duplicate (OUT_OF_ORDER_SEQUENCE_NUMBER).
         ``now_ms``: producers idle longer than the expiry at that time are not loaded
         (``loadFromSnapshot``); None loads them all.
+
+        The log start offset comes back from ``log-start-offset-checkpoint``: a clean shutdown
+        writes it (``LogManager.shutdown``), a crash loses what DeleteRecords moved since the
+        last write (``UnifiedLog.maybeIncrementLogStartOffset`` says so,
+        ``UnifiedLog.scala@3.9.0-rc3:1000-1002``), and the deleted records are read again.
+        Found by real Kafka 2.4.1 under ``check broker`` (DeleteRecords, then SIGKILL).
         """
         if clean:
             self.take_snapshot()
+            self.checkpointed_log_start = self.log_start_offset
         else:
+            self.log_start_offset = min(self.checkpointed_log_start, self.log_end_offset)
             replayed: dict[int, ProducerEntry] = {}
             for entry in self.entries:
                 if entry.batch.has_producer_id:
