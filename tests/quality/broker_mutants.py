@@ -61,12 +61,21 @@ def no_state_on_followers(mp: pytest.MonkeyPatch) -> None:
 
 
 def state_ahead_of_log(mp: pytest.MonkeyPatch) -> None:
-    """Producer state is kept when the log is truncated (a snapshot ahead of the log, KAFKA-6683)."""
+    """Producer state outlives the loss of the log's tail (a snapshot ahead of the log,
+    KAFKA-6683): a crash brings back the state as it was before the lost batches, and a
+    truncation keeps it."""
+    recover = PartitionLog.restart
+
+    def restart(self: PartitionLog, *, clean: bool, now_ms: int | None = None, expiration_ms: int | None = None) -> None:
+        ahead = dict(self.producers)
+        recover(self, clean=clean, now_ms=now_ms, expiration_ms=expiration_ms)
+        self.producers = ahead
 
     def truncate_to(self: PartitionLog, offset: int) -> None:
         self.entries = [e for e in self.entries if e.last_offset < offset]
         self.log_end_offset = self.entries[-1].last_offset + 1 if self.entries else self.log_start_offset
 
+    mp.setattr(PartitionLog, "restart", restart)
     mp.setattr(PartitionLog, "truncate_to", truncate_to)
 
 
