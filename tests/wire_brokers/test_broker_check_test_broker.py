@@ -12,6 +12,7 @@ import importlib.util
 import pytest
 
 from kafka_conformance.broker.check import check_broker
+from kafka_conformance.broker.coverage import coverage_cases
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None, reason="the Python test broker is not in this build"
@@ -22,7 +23,7 @@ def test_test_broker_conforms_to_its_own_release() -> None:
     report = check_broker("test-broker:4.3.0", kafka_version="4.3.0", max_examples=40, seed=11, max_rounds=1)
     assert report.verdict == "conforms", [f.divergence.describe() for f in report.findings]
     assert all(p.status == "conforms" for p in report.probes)
-    assert report.examples == 40
+    assert report.examples == 40 + len(coverage_cases())  # the random cases, after the coverage phase's fixed ones
 
 
 def test_release_difference_is_found_and_named() -> None:

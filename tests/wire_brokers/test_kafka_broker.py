@@ -17,7 +17,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
 from kafka_conformance.adapters.brokers.launchers import start_broker
 from kafka_conformance.adapters.brokers.wire_client import WireClient
 from kafka_conformance.broker.check import check_broker
-from kafka_conformance.broker.classes import RESTART_CLASSES
+from kafka_conformance.broker.classes import DELETE_CLASSES, RESTART_CLASSES
 from kafka_conformance.broker.report import render_broker_text
 from kafka_conformance.cli.main import main
 
@@ -52,8 +52,11 @@ def test_real_kafka_agrees_with_the_reference_broker_of_its_release(release: str
     report = check_broker(f"kafka:{release}", kafka_version=release, max_examples=20, max_rounds=1, seed=1, table=True)
     assert report.exit_code == 0, render_broker_text(report)
     rows = {p.name: p.status for p in report.probes}
-    assert rows["restart-clean-window"] == rows["restart-crash-window"] == "conforms", render_broker_text(report)
-    assert set(report.classes) >= RESTART_CLASSES, render_broker_text(report)  # restarted on its own data
+    actions = ("restart-clean-window", "restart-crash-window", "restart-after-expiry", "delete-records-keeps-state",
+               "restart-after-delete")
+    assert {rows[name] for name in actions} == {"conforms"}, render_broker_text(report)
+    asked = (RESTART_CLASSES | DELETE_CLASSES) - {name for name, _ in report.excluded_classes}
+    assert set(report.classes) >= asked, render_broker_text(report)  # restarted on its own data, records deleted
 
 
 def test_a_zookeeper_mode_broker_and_its_zookeeper_listen_on_loopback_only() -> None:
