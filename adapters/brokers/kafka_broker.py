@@ -116,7 +116,7 @@ class KafkaNode:
     """A started broker and what it needs (its ZooKeeper), stopped together, broker first.
 
     The data directory lives under ``root``, outside the broker process's scratch directory,
-    so that :meth:`restart` starts the broker again on its own data."""
+    so that :meth:`stop_for_restart` and :meth:`start_again` bring the broker back on its own data."""
 
     process: BrokerProcess
     port: int
