@@ -26,6 +26,9 @@ __all__ = [
 
 BROKER_CASE_FORMAT = 1
 MAX_AGE_MS = 3 * 86_400_000
+MODEL_NOW_MS = 10**13
+"""The clock a case is replayed against off the wire (drawing, classifying): batch timestamps
+and a restart's expiry read it, as a broker reads its wall clock."""
 
 
 class CaseError(ValueError):

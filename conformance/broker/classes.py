@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kafka_conformance.broker.cases import MAX_AGE_MS, Action, ActionKind, BrokerCase, SlotKind
+from kafka_conformance.broker.cases import MAX_AGE_MS, MODEL_NOW_MS, Action, ActionKind, BrokerCase, SlotKind
 from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -127,15 +127,20 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
     ages = [0 for _ in case.slots]
     """Per slot, the age of its newest written batch."""
     expiry = profile.default_producer_id_expiration_ms
+
+    def act(action: Action) -> None:
+        nonlocal before_restart
+        if action.kind.is_restart:
+            if any(h and age >= expiry for h, age in zip(histories, ages, strict=True)):
+                found.add("expired-at-restart")
+            before_restart = [list(h) for h in histories]
+        found.update(_act(log, action))
+
     for i, crafted in enumerate(case.batches):
         for action in case.actions_before(i):
-            if action.kind.is_restart and any(h and age >= expiry for h, age in zip(histories, ages, strict=True)):
-                found.add("expired-at-restart")
-            found |= _act(log, action)
-            if action.kind.is_restart:
-                before_restart = [list(h) for h in histories]
+            act(action)
         slot = crafted.producer
-        batch = crafted.to_batch(slot + 1, "classes", i, _NOW_MS)
+        batch = crafted.to_batch(slot + 1, "classes", i, MODEL_NOW_MS)
         written = before_restart[slot]
         after = _after_restart(written, batch) if written else None
         if after is not None:
@@ -152,14 +157,9 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
             ages[slot] = crafted.age_ms
             before_restart[slot] = None
     for action in case.actions_before(len(case.batches)):
-        if action.kind.is_restart and any(h and age >= expiry for h, age in zip(histories, ages, strict=True)):
-            found.add("expired-at-restart")
-        found |= _act(log, action)
+        act(action)
     return found
 
-
-_NOW_MS = 10**13
-"""The classifier's clock: batch timestamps and restarts are read against it, as on the wire."""
 
 
 def _act(log: PartitionLog, action: Action) -> set[str]:
@@ -167,7 +167,7 @@ def _act(log: PartitionLog, action: Action) -> set[str]:
         log.delete_records(action.offset)
         return {"delete-records"}
     everything_deleted = log.log_end_offset > 0 and log.log_start_offset == log.log_end_offset
-    log.restart(clean=action.kind is ActionKind.RESTART_CLEAN, now_ms=_NOW_MS)
+    log.restart(clean=action.kind is ActionKind.RESTART_CLEAN, now_ms=MODEL_NOW_MS)
     return {action.kind.value} | ({"restart-after-delete"} if everything_deleted else set())
 
 

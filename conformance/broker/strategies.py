@@ -21,7 +21,7 @@ import attrs
 from hypothesis import event
 from hypothesis import strategies as st
 
-from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
+from kafka_conformance.broker.cases import MODEL_NOW_MS, Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.broker.coverage import AGED_MS
 from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
@@ -92,19 +92,21 @@ def broker_cases(
     aged = plan is not None and draw(st.booleans())  # slot 0's fresh batches before the restart stamped two days ago
     delete_after = draw(st.integers(0, 2 * max_steps)) if deletes else 0  # 0 or past the case: no DeleteRecords
     done: list[Action] = []
+    restarted = deleted = False
     for _ in range(draw(st.integers(1, max_steps))):
         slot = draw(st.integers(0, len(kinds) - 1))
         pid = pids[slot]
         just_restarted = False
-        if delete_after and log.log_end_offset > log.log_start_offset and len(batches) >= delete_after \
-                and not any(a.kind is ActionKind.DELETE_RECORDS for a in done):
+        if delete_after and not deleted and len(batches) >= delete_after and log.log_end_offset > log.log_start_offset:
             offset = draw(st.integers(log.log_start_offset + 1, log.log_end_offset))
             done.append(Action(len(batches), ActionKind.DELETE_RECORDS, offset))
+            deleted = True
             log.delete_records(offset)
             event("move: delete-records")
-        if plan is not None and not any(a.kind.is_restart for a in done) and len(batches) >= restart_after:
+        if plan is not None and not restarted and len(batches) >= restart_after:
             done.append(Action(len(batches), plan))
-            log.restart(clean=plan is ActionKind.RESTART_CLEAN, now_ms=_NOW_MS)
+            restarted = True
+            log.restart(clean=plan is ActionKind.RESTART_CLEAN, now_ms=MODEL_NOW_MS)
             event(f"move: {plan.value}")
             just_restarted = True
         move = draw(st.sampled_from(("resend", *MOVES) if just_restarted else MOVES))
@@ -112,7 +114,7 @@ def broker_cases(
         epoch = _epoch(log, pid)
         nxt = _next_sequence(log, pid, epoch, firsts[slot])
         history = sent.history[slot]
-        age = AGED_MS if aged and slot == 0 and not any(a.kind.is_restart for a in done) else 0
+        age = AGED_MS if aged and slot == 0 and not restarted else 0
         if nxt <= INT32_MAX - 1 and INT32_MAX - nxt < 3 and draw(st.booleans()):
             records = INT32_MAX - nxt + 1  # end exactly at Int.MAX: the next batch must be 0
         if move == "window-edge":
@@ -158,9 +160,6 @@ def broker_cases(
     return BrokerCase(tuple(kinds), tuple(batches), actions=tuple(done))
 
 
-_NOW_MS = 10**13
-"""The drawing model's clock: the restart's expiry reads batch timestamps against it, as on the wire."""
-
 
 def _model_batch(pid: int, crafted: CraftedBatch) -> ProducerBatch:
-    return crafted.to_batch(pid, "v", 0, _NOW_MS)
+    return crafted.to_batch(pid, "v", 0, MODEL_NOW_MS)

@@ -289,7 +289,3 @@ class PartitionLog:
 
     def entries_from(self, offset: int) -> tuple[LogEntry, ...]:
         return tuple(e for e in self.entries if e.base_offset >= offset)
-
-    def readable_entries(self) -> tuple[LogEntry, ...]:
-        """The batches a read from the log start offset returns (the others stay in the segment)."""
-        return tuple(e for e in self.entries if e.last_offset >= self.log_start_offset)

@@ -419,10 +419,10 @@ def test_UnifiedLogTest_testMultipleProducerIdsPerMemoryRecord():
     log = log_of()
     for entry in sent:
         log.append_replicated(entry)
-    read = log.readable_entries()
+    read = log.records()  # one record a batch: the record's offset and sequence are the batch's
     assert len(read) == len(sent)
     for got, want in zip(read, sent, strict=True):
-        assert (got.batch.producer_id, got.base_offset, got.batch.base_sequence) == (
+        assert (got.producer_id, got.offset, got.sequence) == (
             want.batch.producer_id,
             want.base_offset,
             want.batch.base_sequence,
