@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Run the suites over the targets that can run on this machine and write a report folder: index.html "
         "(one self-contained page), report.json, summary.md (for a pull-request comment) and junit.xml. "
         "By default: the reference authorizer; the model producer and every Python producer client installed here "
-        "against the test broker and the installed wheel brokers; the test broker and the installed wheel brokers. "
+        "against the test broker and the installed wheel brokers (Tansu, noida); the test broker and those wheel brokers "
+        "(librdkafka's mock, which comes with confluent-kafka, only when named). "
         "Targets that start a JVM (kafka:VERSION authorizers and brokers, jvm: authorizers, the java producer) are slow: "
         "they run only when named with --target/--client/--broker, or with --all-runnable."
     )

@@ -295,13 +295,14 @@ def _generate(
     cache: dict[ProducerTrace, RunResult] = {}
     budget = {"fresh": 0, "limit": max_examples + shrink_budget}
     errors: list[str] = []
+    unstartable: list[str] = []  # one failure to start ends the generation: every run would wait as long
 
     def run_once(trace: ProducerTrace) -> None:
         raise_if_stopping()  # a stop signal lost inside Hypothesis is raised here
         result = cache.get(trace)
         if result is None:
-            if budget["fresh"] >= budget["limit"]:
-                return  # out of budget: treated as passing, so shrinking stops where it is
+            if budget["fresh"] >= budget["limit"] or unstartable:
+                return  # out of budget (or the client cannot start here): passing, so shrinking stops where it is
             budget["fresh"] += 1
             result = run_and_judge(trace, client, broker=broker, kafka_version=kafka_version)
             cache[trace] = result
@@ -309,6 +310,8 @@ def _generate(
                 on_result(result)
             if result.status is RunStatus.ERROR:
                 errors.append(result.error)
+                if result.could_not_start:
+                    unstartable.append(result.error)
             if result.status is RunStatus.REFUSED and refusals is not None:
                 refusals.append(result.error or "refused")
         if result.status is RunStatus.CLIENT:

@@ -88,6 +88,12 @@ class RunResult:
     def client_anomalies(self) -> tuple[Anomaly, ...]:
         return tuple(a for a in self.anomalies if a.attribution is Attribution.CLIENT)
 
+    @property
+    def could_not_start(self) -> bool:
+        """The client never started against this broker (an incompatibility, as kafka-python's
+        bootstrap from librdkafka's mock): every further run would wait out the same timeout."""
+        return self.status is RunStatus.ERROR and "could not start" in self.error
+
     def summary(self) -> str:
         """One cell of a table: the status and the names of the anomalies behind it."""
         if self.status in (RunStatus.CLIENT, RunStatus.BROKER, RunStatus.OUTSIDE):

@@ -73,7 +73,7 @@ def _run_rows(
     out: list[RunResult] = []
     for entry in rows:
         result = run_and_judge(entry.trace, client, broker=broker, kafka_version=kafka_version, name=entry.name, number=entry.number)
-        if not out and result.status is RunStatus.ERROR and "could not start" in result.error:
+        if not out and result.could_not_start:
             raise ColumnUnusable(result.error)
         if getattr(entry, "config_error", False):
             result = _config_row(result)

@@ -119,7 +119,7 @@ class SuiteRun:
 
 @attrs.frozen
 class NotRun:
-    """A target the defaults would have included, but which cannot run on this machine."""
+    """A target the defaults left out: it cannot run on this machine, or it runs only when named."""
 
     suite: str
     target: str

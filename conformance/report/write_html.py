@@ -214,6 +214,6 @@ def to_html(report: Report, comparison: Comparison | None = None) -> str:
     parts += [_suite(run, new) for run in report.suites]
     if report.not_run:
         items = "".join(f"<li>{_e(n.suite)}: <code>{_e(n.target)}</code>: {_e(n.reason)}</li>" for n in report.not_run)
-        parts.append(f'<section id="not-run"><h2>Not run on this machine</h2><ul>{items}</ul></section>')
+        parts.append(f'<section id="not-run"><h2>Left out by default</h2><ul>{items}</ul></section>')
     parts.append(f"</main><script>{_JS}</script></body></html>")
     return "\n".join(parts) + "\n"

@@ -80,6 +80,6 @@ def to_markdown(report: Report, comparison: Comparison | None = None) -> str:
         out.append("")
     missed = report.count(CellStatus.COULD_NOT_RUN)
     if missed or report.not_run:
-        out.append(f"{missed} cell(s) could not run; {len(report.not_run)} target(s) not run on this machine (see index.html).")
+        out.append(f"{missed} cell(s) could not run; {len(report.not_run)} target(s) left out by default (see index.html).")
         out.append("")
     return "\n".join(out)

@@ -2,7 +2,7 @@
 
 One line per column (a target at its release) with its counts of cells by
 status, each divergence under it with the command that reproduces it, what
-could not run and why, the targets not run on this machine, and last the
+could not run and why, the targets the defaults left out, and last the
 verdict line.  Notes about coverage are under a heading of their own, so a run
 that holds never ends with a line that reads like a warning.
 """
@@ -46,7 +46,7 @@ def to_text(report: Report, comparison: Comparison | None = None) -> str:
         out += ["", "could not run"]
         out += [f"  {col.id} / {cell.row}: {cell.reason}" for col, cell in unrun[:MAX_LISTED]]
     if report.not_run:
-        out += ["", "not run on this machine"]
+        out += ["", "not run by default here"]
         out += [f"  {gone.suite} {gone.target}: {gone.reason}" for gone in report.not_run]
     if comparison is not None:
         out += ["", comparison.verdict_line()]

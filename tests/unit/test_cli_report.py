@@ -99,3 +99,19 @@ def test_a_kafka_broker_of_a_release_the_kit_cannot_start_is_a_usage_error(
     assert code == 2, stderr
     assert f"target {broker!r}" in stderr and says in stderr
     assert "running" not in stderr and not (tmp_path / "r" / "report.json").exists()
+
+
+def test_the_librdkafka_mock_runs_only_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """confluent-kafka brings its mock cluster along: a user who installed the client to test it
+    gets no verdict on the mock unless they name it (CI once failed on exactly that)."""
+    from kafka_conformance.report import plan
+
+    monkeypatch.setattr(plan, "broker_targets_table", lambda: [("rdkafka-mock", "the mock", True),
+                                                                ("tansu", "Tansu", True)])
+    default = plan.make_plan(suites=["broker"])
+    assert [b for b, _ in default.brokers] == ["test-broker", "tansu"]
+    [left_out] = [n for n in default.not_run if n.target == "rdkafka-mock"]
+    assert "runs when named" in left_out.reason
+    assert [b for b, _ in plan.make_plan(suites=["broker"], all_runnable=True).brokers][:3] == [
+        "test-broker", "rdkafka-mock", "tansu"]
+    assert plan.make_plan(targets=["rdkafka-mock"]).brokers == (("rdkafka-mock", True),)
