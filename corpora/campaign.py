@@ -13,6 +13,7 @@ from typing import Any
 from kafka_conformance.corpora.aggregate import summarise
 from kafka_conformance.corpora.fuzz import FuzzSpec, reconcile, run_inline, start_run
 from kafka_conformance.corpora.summary import FuzzSummary, to_json, to_markdown
+from kafka_conformance.outputs import write_output
 
 __all__ = ["run_campaign"]
 
@@ -77,6 +78,6 @@ def run_campaign(spec: FuzzSpec, *, master: str | None, partitions: int | None =
         leftover.unlink()  # half-written files of attempts that died; their shards were redone
     summary = summarise(spec, executor=executor, resumed_shards=resumed, startup_s=startup, run_s=run_s, started=started)
     out = Path(spec.out)
-    (out / "summary.json").write_text(to_json(summary) + "\n", encoding="utf-8")
-    (out / "summary.md").write_text(to_markdown(summary), encoding="utf-8")
+    write_output(out / "summary.json", to_json(summary) + "\n")
+    write_output(out / "summary.md", to_markdown(summary))
     return summary

@@ -17,8 +17,10 @@ import contextlib
 import functools
 import os
 import re
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -58,17 +60,13 @@ appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
 """
 
 
-def _quiet_log4j2() -> str:
-    """A log4j2 configuration that prints errors only, written once to the temp directory
-    (the driver JVM reads it at start: Spark's INFO/WARN start-up chatter never appears)."""
-    import tempfile
-    from pathlib import Path
-
-    path = Path(tempfile.gettempdir()) / f"kafka-conformance-log4j2-{os.getuid()}.properties"
-    if not path.exists() or path.read_text(encoding="utf-8") != _QUIET_LOG4J2:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(_QUIET_LOG4J2, encoding="utf-8")
-        os.replace(tmp, path)
+def _quiet_log4j2(folder: str) -> str:
+    """A log4j2 configuration that prints errors only, in the run's own private folder (the driver
+    JVM reads it at start: Spark's INFO/WARN start-up chatter never appears).  Never a fixed name
+    in the shared temp directory, where another local user could plant a configuration of theirs."""
+    path = os.path.join(folder, "log4j2.properties")
+    with open(path, "x", encoding="utf-8") as out:
+        out.write(_QUIET_LOG4J2)
     return f"-Dlog4j2.configurationFile=file:{path}"
 
 
@@ -126,9 +124,10 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName(app_name)
+    private = tempfile.mkdtemp(prefix="kafka-conformance-spark-")  # mode 0700, this run's alone
     if master is not None:
         # We start the driver JVM (under spark-submit it is already running and keeps its logging).
-        builder = builder.master(with_retries(master)).config("spark.driver.extraJavaOptions", _quiet_log4j2())
+        builder = builder.master(with_retries(master)).config("spark.driver.extraJavaOptions", _quiet_log4j2(private))
     for key, value in {
         "spark.driver.host": "127.0.0.1",
         "spark.driver.bindAddress": "127.0.0.1",
@@ -154,6 +153,7 @@ def spark_session(master: str | None = None, app_name: str = "kafka-conformance 
     finally:
         if main_thread and previous is not None:
             signal.signal(signal.SIGINT, previous)
+        shutil.rmtree(private, ignore_errors=True)  # log4j2 read it while the JVM started
     session.sparkContext.setLogLevel("ERROR")
     return session
 

@@ -66,8 +66,12 @@ def sasl_plain(client: WireClient, user: str, password: str) -> None:
     token = b"\0" + user.encode() + b"\0" + password.encode()
     done = client.request(SaslAuthenticateRequest(auth_bytes=token), SaslAuthenticateResponse, 1)
     if done.error_code != 0:
-        raise WireError(f"broker {client.address} refused the login of {user!r}: error {done.error_code} "
-                        f"{done.error_message or ''}".rstrip())
+        raise LoginRefused(f"broker {client.address} refused the login of {user!r}: error {done.error_code} "
+                           f"{done.error_message or ''}".rstrip())
+
+
+class LoginRefused(WireError):
+    """SaslAuthenticate answered with an error: a wrong name or password, not a broker still starting."""
 
 
 def create_acls(client: WireClient, bindings: Iterable[AclBinding]) -> None:

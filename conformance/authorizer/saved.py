@@ -39,6 +39,7 @@ from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.report import Counterexample
 from kafka_conformance.authorizer.support import CheckContext
 from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.outputs import write_output
 
 if TYPE_CHECKING:
     from kafka_conformance.authorizer.properties import Property
@@ -87,8 +88,8 @@ def save_counterexample(cx: Counterexample, directory: Path, target: Target, see
     digest = hashlib.sha256(json.dumps(body["scenario"], sort_keys=True).encode()).hexdigest()[:10]
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{cx.property}-{cx.anomaly}-{digest}.json"
-    path.write_text(text + "\n", encoding="utf-8")
-    path.with_suffix(".py").write_text(pytest_snippet(cx, target.spec, str(caps.version), caps.flavour.value), encoding="utf-8")
+    write_output(path, text + "\n")
+    write_output(path.with_suffix(".py"), pytest_snippet(cx, target.spec, str(caps.version), caps.flavour.value))
     return path
 
 

@@ -46,6 +46,7 @@ from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases
 from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, open_broker_target
 from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.outputs import write_output
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
@@ -274,7 +275,7 @@ def save_finding(finding: BrokerFinding, directory: Path, target: str, kafka_ver
     digest = hashlib.sha256(json.dumps(body["case"], sort_keys=True).encode()).hexdigest()[:10]
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"broker-{finding.anomaly}-{digest}.json"
-    path.write_text(text + "\n", encoding="utf-8")
+    write_output(path, text + "\n")
     return path
 
 

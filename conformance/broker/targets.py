@@ -27,6 +27,7 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.credentials import redact_spec
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 
@@ -134,8 +135,11 @@ def parse_broker_target(spec: str) -> tuple[str, str | None]:
     if name not in BROKER_TARGETS:
         known = "tansu, noida, rdkafka-mock, kfake, kafka:VERSION, bootstrap:HOST:PORT, test-broker[:VERSION]"
         raise BrokerTargetError(f"unknown broker target {spec!r}; known: {known}")
-    if name == "bootstrap" and not sep:
-        raise BrokerTargetError("bootstrap needs an address: bootstrap:HOST:PORT")
+    if name == "bootstrap":
+        host, colon, port = arg.rpartition(":")
+        if not sep or not colon or not host or "," in host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise BrokerTargetError(f"{redact_spec(spec)}: bootstrap needs one address, bootstrap:HOST:PORT "
+                                    "(the broker suite takes no logins)")
     if name == "kafka" and not arg:
         raise BrokerTargetError("kafka needs a release: kafka:VERSION (3.3.0 to 4.4.0), e.g. kafka:4.3.1")
     return name, (arg if sep else None)

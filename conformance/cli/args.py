@@ -27,6 +27,7 @@ __all__ = [
     "release",
     "seconds",
     "seed",
+    "write_file",
 ]
 
 DEFAULT_FAILURES = Path("kafka-conformance-failures")
@@ -110,6 +111,20 @@ def output_file(path: Path | None, option: str) -> None:
         raise UsageError(f"{path} exists and is not writable", where=option)
     if not _writable_dir(path.parent):
         raise UsageError(f"cannot create {path}: its folder cannot be created or written", where=option)
+
+
+def write_file(path: Path | None, text: str) -> None:
+    """Write an output the user named (whole or not at all, passwords masked:
+    :func:`~kafka_conformance.outputs.write_output`); a failure is a usage error naming the path."""
+    from kafka_conformance.outputs import write_output
+
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_output(path, text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def output_dir(path: Path | None, option: str) -> None:

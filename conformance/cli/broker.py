@@ -40,15 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     types.add_common_options(parser)
 
 
-def _write(path: Path | None, text: str) -> None:
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
-
 
 def run(args: argparse.Namespace) -> int:
     from kafka_conformance.broker.check import check_broker
@@ -70,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     except BrokerTargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_broker_text(report))
-    _write(args.report_json, render_broker_json(report))
-    _write(args.junit_xml, render_broker_junit(report))
+    types.write_file(args.report_json, render_broker_json(report))
+    types.write_file(args.junit_xml, render_broker_junit(report))
     return report.exit_code
 
 

@@ -3,7 +3,7 @@
 Every user-caused failure reaches :func:`guarded` as a :class:`UsageError` (or as
 one of the library's own input errors, listed in :func:`user_errors`) and is
 printed as ``kafka-conformance: error: <where>: <what>; <remedy>`` with exit
-code 2.  Ctrl-C prints ``interrupted`` (130), SIGTERM ``terminated`` (143),
+code 2.  Ctrl-C prints ``interrupted`` (130), SIGTERM ``terminated`` (143), SIGHUP ``hung up`` (129),
 after the ``finally`` blocks of the run stopped what it started.  Anything
 else is a bug in the kit: the only output that shows a traceback, and it says
 so, with exit code 3 so that no script mistakes it for a verdict.
@@ -20,12 +20,17 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from kafka_conformance.credentials import redact
+from kafka_conformance.terminal.text import shown
+
 __all__ = [
     "EXIT_BUG",
+    "EXIT_HANGUP",
     "EXIT_INTERRUPTED",
     "EXIT_PIPE",
     "EXIT_TERMINATED",
     "EXIT_USAGE",
+    "HungUp",
     "Terminated",
     "UsageError",
     "abbreviate",
@@ -33,7 +38,7 @@ __all__ = [
     "user_errors",
 ]
 
-EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_PIPE = 2, 3, 130, 143, 141
+EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_PIPE, EXIT_HANGUP = 2, 3, 130, 143, 141, 129
 
 ISSUES_HINT = "please report it with the command line and this output to the kafka-conformance issue tracker"
 
@@ -59,6 +64,11 @@ class Terminated(KeyboardInterrupt):
     A KeyboardInterrupt, because everything that lets Ctrl-C through must let this through
     (Hypothesis turns any other BaseException raised while it draws into a flaky-strategy
     error)."""
+
+
+class HungUp(Terminated):
+    """SIGHUP (the terminal closed, the ssh session dropped): stopped as SIGTERM stops a run, so
+    no broker JVM or Tansu outlives it with its temp folder."""
 
 
 def abbreviate(text: str, limit: int = 300) -> str:
@@ -95,8 +105,12 @@ def _signals_raise() -> Iterator[None]:
     SIGINT is left alone where it is ignored (a background job, nohup)."""
     from kafka_conformance.adapters import reaper
 
+    kinds: dict[int, type[BaseException]] = {signal.SIGTERM: Terminated, signal.SIGINT: KeyboardInterrupt}
+    if hasattr(signal, "SIGHUP"):
+        kinds[signal.SIGHUP] = HungUp
+
     def handler(signum: int, frame: object) -> None:
-        kind: type[BaseException] = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        kind = kinds[signum]
         reaper.request_stop(kind)
         # py4j logs the interrupted call, and every call after the JVM is stopped, with a
         # traceback: noise once the user asked the run to stop (and the process ends soon).
@@ -115,9 +129,9 @@ def _signals_raise() -> Iterator[None]:
     sys.unraisablehook = unraisable
     installed = []
     try:
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        for sig in kinds:
             previous = signal.getsignal(sig)
-            if sig == signal.SIGINT and previous == signal.SIG_IGN:
+            if sig != signal.SIGTERM and previous == signal.SIG_IGN:  # a background job, nohup
                 continue
             signal.signal(sig, handler)
             installed.append((sig, previous))
@@ -157,7 +171,7 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
             return EXIT_USAGE
         print("kafka-conformance: internal error: this is a bug in kafka-conformance, not in your "
               f"implementation or input; {ISSUES_HINT}:", file=sys.stderr)
-        traceback.print_exc(file=sys.stderr)
+        print(redact(traceback.format_exc()), file=sys.stderr, end="")
         return EXIT_BUG
 
 
@@ -185,6 +199,9 @@ def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:
 
 
 def _stopped(stop: KeyboardInterrupt) -> int:
+    if isinstance(stop, HungUp):
+        _say("hung up (SIGHUP); every process the run started was stopped", error=False)
+        return EXIT_HANGUP
     if isinstance(stop, Terminated):
         _say("terminated; every process the run started was stopped", error=False)
         return EXIT_TERMINATED
@@ -193,4 +210,4 @@ def _stopped(stop: KeyboardInterrupt) -> int:
 
 
 def _say(message: str, *, error: bool = True) -> None:
-    print(f"kafka-conformance: {'error: ' if error else ''}{message}", file=sys.stderr, flush=True)
+    print(f"kafka-conformance: {'error: ' if error else ''}{shown(message)}", file=sys.stderr, flush=True)

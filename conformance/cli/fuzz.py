@@ -156,10 +156,5 @@ def run(args: argparse.Namespace, *, spark_factory: Callable[[], Any] | None = N
         return _error(str(exc))
     print(to_text(summary))
     for path, text in ((args.report_json, to_json(summary) + "\n"), (args.report_md, to_markdown(summary))):
-        if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                return _error(f"cannot write {path}: {exc.strerror}")
+        types.write_file(path, text)
     return summary.exit_code

@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
                             failures_dir=args.failures_dir, on_row=show)
     if args.markdown is not None:
         command = "kafka-conformance kafka-versions " + shlex.join(sys.argv[2:])
-        args.markdown.write_text(to_markdown(rows, command=command, max_examples=args.max_examples, seed=args.seed),
-                                 encoding="utf-8")
+        types.write_file(args.markdown, to_markdown(rows, command=command, max_examples=args.max_examples, seed=args.seed))
     if any(r.outcome.startswith("could not run") for r in rows):
         return 2
     return 1 if any(r.outcome == "diverges" for r in rows) else 0

@@ -18,6 +18,7 @@ from pathlib import Path
 from kafka_conformance import __version__
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError, abbreviate, guarded
+from kafka_conformance.terminal.text import shown_stdout
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 MAX_EXAMPLES = 100_000  # kafka_conformance.authorizer.check.MAX_EXAMPLES, without importing the suite for --help
@@ -163,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else EXIT_USAGE
         return _dispatch(args)
 
-    with run_scope():
+    with run_scope(), shown_stdout():
         return guarded(run, cleanup=_close_targets)
 
 
@@ -252,19 +253,10 @@ def _check(args: argparse.Namespace) -> int:
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     print(to_text(report))
-    _write(args.report_json, dumps_json(report))
-    _write(args.junit_xml, to_junit_xml(report))
+    types.write_file(args.report_json, dumps_json(report))
+    types.write_file(args.junit_xml, to_junit_xml(report))
     return report.exit_code
 
-
-def _write(path: Path | None, text: str) -> None:
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
@@ -50,15 +49,6 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0")
     types.add_common_options(parser, json_what="the matrix", junit=False)
 
-
-def _write(path: Path | None, text: str) -> None:
-    if path is None:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from exc
 
 
 def quiet_clients() -> None:
@@ -94,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
         raise UsageError(str(exc)) from exc
     print(to_text(report))
-    _write(args.report_json, dumps_json(report))
-    _write(args.junit_xml, to_junit_xml(report))
+    types.write_file(args.report_json, dumps_json(report))
+    types.write_file(args.junit_xml, to_junit_xml(report))
     if report.nothing_ran:
         raise UsageError(f"nothing could run: {report.refusal or 'every trace table row was refused'}",
                          where=f"client {args.client} on {args.broker}")
@@ -121,5 +111,5 @@ def run_matrix_command(args: argparse.Namespace) -> int:
     except (ClientSpecError, BrokerSpecError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     print(matrix_to_text(matrix))
-    _write(args.report_json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
+    types.write_file(args.report_json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))
     return matrix.exit_code

@@ -18,6 +18,7 @@ import attrs
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
+from kafka_conformance.credentials import redact
 
 __all__ = ["add_arguments", "run"]
 
@@ -26,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", required=True,
                         help="kafka:VERSION (Apache Kafka's broker, 2.4.0 or later, started with SASL/PLAIN and its "
                              "authorizer), kfake (franz-go's in-memory cluster with SASL/PLAIN and ACLs; held to 4.3.1 "
-                             "unless --kafka-version says otherwise) or bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
+                             "unless --kafka-version says otherwise) or bootstrap:HOST:PORT,sasl=@FILE (a properties file with "
+                             "admin.username, admin.password, user.username, user.password; or sasl=env:PREFIX for "
+                             "PREFIX_ADMIN_USERNAME, ...; inline sasl=ADMIN:PASSWORD,USER:PASSWORD shows them to ps)")
     parser.add_argument("--kafka-version", type=types.release,
                         help="release whose request rules to hold it to (default: a kafka: target's own; "
                              "required for bootstrap:)")
@@ -51,17 +54,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a bootstrap: target needs --kafka-version (the release whose rules it claims)", where="--target")
     try:
         report = check_requests(
-            args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
+            target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
             on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() else None,
         )
     except RequestsTargetError as exc:
         raise UsageError(str(exc)) from exc
-    sys.stdout.write(render_requests_text(report) + "\n")
+    sys.stdout.write(redact(render_requests_text(report)) + "\n")
     if args.json_path is not None:
         data = attrs.asdict(report)
         data["exit_code"] = report.exit_code
-        try:
-            args.json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.json_path}: {exc.strerror}") from exc
+        types.write_file(args.json_path, json.dumps(data, indent=2))
     return report.exit_code

@@ -52,5 +52,5 @@ def run(args: argparse.Namespace) -> int:
                          max_examples=args.max_examples, on_catch=show)
     print(to_text(card))
     if args.json is not None:
-        args.json.write_text(json.dumps(attrs.asdict(card), indent=2) + "\n", encoding="utf-8")
+        types.write_file(args.json, json.dumps(attrs.asdict(card), indent=2))
     return 0 if card.perfect else 1

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.outputs import write_output
 from kafka_conformance.producer.report import RunResult, RunStatus
 from kafka_conformance.reference.traces.fault_plan import PlanError
 from kafka_conformance.reference.traces.program import ProducerTrace
@@ -75,8 +76,8 @@ def save_run(result: RunResult, directory: Path, *, kafka_version: str, seed: in
     directory.mkdir(parents=True, exist_ok=True)
     stem = f"producer-{result.client}-{names[0]}-{digest}"
     path = directory / f"{stem}.json"
-    path.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    path.with_suffix(".py").write_text(pytest_program(result, kafka_version), encoding="utf-8")
+    write_output(path, json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    write_output(path.with_suffix(".py"), pytest_program(result, kafka_version))
     return path
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kafka_conformance.outputs import write_output
 from kafka_conformance.report.model import Report
 from kafka_conformance.report.write_markdown import matrix_table
 from kafka_conformance.terminal.verdict import seed_text
@@ -85,5 +86,5 @@ def update_document(doc: Path, report: Report, source: str | Path) -> bool:
     new = text.replace(found[1], render_block(report, source), 1)
     if new == text:
         return False
-    doc.write_text(new, encoding="utf-8")
+    write_output(doc, new)
     return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kafka_conformance.outputs import write_output
 from kafka_conformance.report.baseline import Comparison
 from kafka_conformance.report.model import Report
 from kafka_conformance.report.write_html import to_html
@@ -34,6 +35,6 @@ def write_report(report: Report, folder: str | Path, comparison: Comparison | No
     written = {}
     for name in FILES:
         path = out / name
-        path.write_text(texts[name], encoding="utf-8")
+        write_output(path, texts[name])
         written[name] = path
     return written

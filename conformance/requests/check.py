@@ -46,7 +46,7 @@ from kafka_conformance.reference.requests.rules import (
     Request,
 )
 from kafka_conformance.requests.scenarios import NAMED, REQUESTS, USER, Scenario, describe_binding, scenarios
-from kafka_conformance.requests.targets import Connection, open_requests_target, parse_requests_target
+from kafka_conformance.requests.targets import Connection, RequestsTarget, open_requests_target, parse_requests_target
 from kafka_conformance.terminal.verdict import run_seed, seed_text
 
 __all__ = ["ANOMALIES", "Divergence", "RequestsReport", "check_requests", "render_requests_text"]
@@ -82,6 +82,7 @@ class Divergence:
 @attrs.frozen
 class RequestsReport:
     target: str
+    """The spec as shown: passwords masked."""
     broker: str
     kafka_version: str
     flavour: str
@@ -145,7 +146,7 @@ class _Run:
         authorizer.complete_initial_load()
         refused = [r for r in authorizer.create_acls(acls) if r.error]
         assert not refused, refused  # the domain holds only ACLs Kafka accepts
-        context = RequestContext(KafkaPrincipal("User", self.connection.target.user[0]), "127.0.0.1")
+        context = RequestContext(KafkaPrincipal("User", self.connection.target.user.name), "127.0.0.1")
         outcome = authorize_request(authorizer, context, request)
         topics = getattr(request, "topics", None)
         if topics and isinstance(request, Produce | AddPartitionsToTxn):
@@ -180,7 +181,7 @@ class _Run:
         """Create the scenario's ACLs, send every request as the user, delete the ACLs."""
         from kafka_conformance.adapters.brokers import wire_auth as wa
 
-        prefix, user = self.connection.prefix, self.connection.target.user[0]
+        prefix, user = self.connection.prefix, self.connection.target.user.name
         acls = tuple(_rename_binding(b, prefix, user) for b in scenario.acls)
         found: list[Divergence] = []
         with self.connection.client(self.connection.target.admin) as admin:
@@ -227,7 +228,7 @@ class _Found(Exception):
 
 
 def check_requests(
-    target: str, *, kafka_version: str | None = None, max_examples: int = 30, seed: int | None = None,
+    target: str | RequestsTarget, *, kafka_version: str | None = None, max_examples: int = 30, seed: int | None = None,
     on_progress: Callable[[str], None] | None = None,
 ) -> RequestsReport:
     """Hold ``target``'s authorization of producer and transaction requests to the reference.
@@ -236,7 +237,7 @@ def check_requests(
     ``bootstrap:``); the flavour is StandardAuthorizer from 3.3, AclAuthorizer before."""
     from kafka_conformance.reference.releases import known_release
 
-    parsed = parse_requests_target(target)
+    parsed = parse_requests_target(target) if isinstance(target, str) else target
     release = known_release(kafka_version or parsed.release or "")
     flavour = "standard" if release >= KafkaVersion(3, 3, 0) else "acl"
     seed = run_seed(seed)  # the scenarios' settings inherit the active profile's derandomize
@@ -274,7 +275,7 @@ def check_requests(
             divergences += [d for d in minimal if (d.anomaly, d.request) not in seen]
         progress(f"{count} scenarios, {len(divergences)} divergences")
         requests = run.sent
-    return RequestsReport(target, connection.description, str(release), flavour, seed, count, requests, tuple(divergences),
+    return RequestsReport(parsed.spec, connection.description, str(release), flavour, seed, count, requests, tuple(divergences),
                           time.monotonic() - started)
 
 

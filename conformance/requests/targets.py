@@ -4,12 +4,13 @@
   the kit with SASL/PLAIN on its client listener and Kafka's authorizer (AclAuthorizer on
   ZooKeeper before 3.3, StandardAuthorizer under KRaft from 3.3), denying what no ACL
   allows; logins ``admin`` (a super user) and ``alice``.
-* ``bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD``: a Kafka-compatible broker you
-  run (Redpanda, a proxy, a broker of your own), with SASL/PLAIN, an admin login allowed to
-  create and delete ACLs and topics, and the login of an ordinary user whose rights come
-  from ACLs alone.  The kit never starts or stops it; every name it uses starts with a
-  prefix of its own and it deletes only the ACLs it created.  (Passwords containing ``,``
-  or ``:`` cannot be given this way.)
+* ``bootstrap:HOST:PORT,sasl=@FILE`` (or ``sasl=env:PREFIX``, or inline
+  ``sasl=ADMIN:PASSWORD,USER:PASSWORD``; :mod:`kafka_conformance.credentials`): a
+  Kafka-compatible broker you run (Redpanda, a proxy, a broker of your own), with SASL/PLAIN,
+  an admin login allowed to create and delete ACLs and topics, and the login of an ordinary
+  user whose rights come from ACLs alone.  The kit never starts or stops it; every name it
+  uses starts with a prefix of its own and it deletes only the ACLs it created.  The spec
+  is only ever shown with its passwords masked.
 * ``kfake``: franz-go's in-memory cluster (``adapters/go/kfake.py``), started by the kit on
   127.0.0.1 with SASL/PLAIN and its ACL enforcement on, a super user ``admin`` and a user
   ``alice`` with no ACLs of her own.
@@ -25,6 +26,8 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.credentials import CredentialsError, Login, logins_from, redact_spec
+
 __all__ = ["RequestsTarget", "RequestsTargetError", "open_requests_target", "parse_requests_target"]
 
 
@@ -37,11 +40,12 @@ class RequestsTarget:
     """A parsed spec: a release the kit starts, or a broker the user runs with its logins."""
 
     spec: str
+    """As shown: passwords masked (:func:`~kafka_conformance.credentials.redact_spec`)."""
     release: str | None = None
     host: str = ""
     port: int = 0
-    admin: tuple[str, str] = ("admin", "")
-    user: tuple[str, str] = ("alice", "")
+    admin: Login = attrs.field(factory=lambda: Login("admin", ""))
+    user: Login = attrs.field(factory=lambda: Login("alice", ""))
 
 
 KFAKE = "kfake"
@@ -50,7 +54,7 @@ KFAKE_USERS = {"admin": "admin-secret", "alice": "alice-secret"}
 
 def parse_requests_target(spec: str) -> RequestsTarget:
     if spec == KFAKE:
-        return RequestsTarget(spec, None, admin=("admin", KFAKE_USERS["admin"]), user=("alice", KFAKE_USERS["alice"]))
+        return RequestsTarget(spec, None, admin=Login("admin", KFAKE_USERS["admin"]), user=Login("alice", KFAKE_USERS["alice"]))
     if spec.startswith("kafka:"):
         from kafka_conformance.adapters.brokers.kafka_broker import AUTH_FIRST, AUTH_USERS, broker_release
 
@@ -61,25 +65,25 @@ def parse_requests_target(spec: str) -> RequestsTarget:
         if release < AUTH_FIRST:
             raise RequestsTargetError(f"{spec}: authorization on the wire is checked from {AUTH_FIRST} (AclAuthorizer, "
                                       "KIP-504); SimpleAclAuthorizer is not modelled")
-        return RequestsTarget(spec, str(release), admin=("admin", AUTH_USERS["admin"]), user=("alice", AUTH_USERS["alice"]))
+        return RequestsTarget(spec, str(release), admin=Login("admin", AUTH_USERS["admin"]), user=Login("alice", AUTH_USERS["alice"]))
+    shown = redact_spec(spec)
     if spec.startswith("bootstrap:"):
-        address, *logins = spec[len("bootstrap:"):].split(",")
-        host, sep, port = address.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise RequestsTargetError(f"{spec}: the address must be HOST:PORT, not {address!r}")
-        if len(logins) != 2 or not logins[0].startswith("sasl="):
-            raise RequestsTargetError(f"{spec}: give the logins as bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
-        pairs = []
-        for login in (logins[0][len("sasl="):], logins[1]):
-            name, sep, password = login.partition(":")
-            if not sep or not name or not password:
-                raise RequestsTargetError(f"{spec}: a login is NAME:PASSWORD, not {login!r}")
-            pairs.append((name, password))
-        if pairs[0][0] == pairs[1][0]:
-            raise RequestsTargetError(f"{spec}: the user must not be the admin (a super user passes every check)")
-        return RequestsTarget(spec, None, host, int(port), pairs[0], pairs[1])
-    raise RequestsTargetError(f"unknown target {spec!r} for the request rules; expected kafka:VERSION, kfake or "
-                              "bootstrap:HOST:PORT,sasl=ADMIN:PASSWORD,USER:PASSWORD")
+        address, sep, sasl = spec[len("bootstrap:"):].partition(",")
+        host, colon, port = address.rpartition(":")
+        if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise RequestsTargetError(f"{shown}: the address must be HOST:PORT, not {address!r}")
+        if not sep or not sasl.startswith("sasl="):
+            raise RequestsTargetError(f"{shown}: give the logins as bootstrap:HOST:PORT,sasl=@FILE "
+                                      "(or sasl=env:PREFIX, or sasl=ADMIN:PASSWORD,USER:PASSWORD)")
+        try:
+            admin, user = logins_from(sasl[len("sasl="):])
+        except CredentialsError as exc:
+            raise RequestsTargetError(f"{shown}: {exc}") from None
+        if admin.name == user.name:
+            raise RequestsTargetError(f"{shown}: the user must not be the admin (a super user passes every check)")
+        return RequestsTarget(shown, None, host, int(port), admin, user)
+    raise RequestsTargetError(f"unknown target {shown!r} for the request rules; expected kafka:VERSION, kfake or "
+                              "bootstrap:HOST:PORT,sasl=@FILE (or sasl=env:PREFIX, or sasl=ADMIN:PASSWORD,USER:PASSWORD)")
 
 
 @attrs.define
@@ -92,19 +96,22 @@ class Connection:
     target: RequestsTarget
     prefix: str
 
-    def login(self, who: tuple[str, str]) -> Callable[[Any], None]:
+    def login(self, who: Login) -> Callable[[Any], None]:
         from kafka_conformance.adapters.brokers.wire_auth import sasl_plain
 
-        return lambda client: sasl_plain(client, who[0], who[1])
+        return lambda client: sasl_plain(client, who.name, who.password.reveal())
 
-    def client(self, who: tuple[str, str]) -> Any:
+    def client(self, who: Login) -> Any:
         from kafka_conformance.adapters.brokers.wire_client import WireClient
 
         return WireClient(self.host, self.port, login=self.login(who))
 
 
 def _ready(connection: Connection, timeout_s: float, alive: Callable[[], bool]) -> None:
-    """Until the admin can log in and get a producer id (the authorizer loaded, the broker registered)."""
+    """Until the admin can log in and get a producer id (the authorizer loaded, the broker
+    registered); then the user logs in once.  A refused login on a broker the user runs is
+    their wrong name or password: said at once, not waited out."""
+    from kafka_conformance.adapters.brokers.wire_auth import LoginRefused
     from kafka_conformance.adapters.brokers.wire_client import WireError
 
     deadline = time.monotonic() + timeout_s
@@ -115,13 +122,24 @@ def _ready(connection: Connection, timeout_s: float, alive: Callable[[], bool]) 
                 admin.init_producer_id()
                 brokers, _ = admin.metadata([])
                 if brokers:
-                    return
+                    break
                 last = "Metadata lists no broker yet"
+        except LoginRefused as exc:
+            if connection.target.release is None and connection.target.spec != KFAKE:
+                raise RequestsTargetError(f"{connection.description}: {exc} (the admin login; check its name and password)") from None
+            last = str(exc)
         except WireError as exc:
             last = str(exc)
         if not alive() or time.monotonic() >= deadline:
             raise RequestsTargetError(f"{connection.description}: not ready for the admin after {timeout_s:.0f} s: {last}")
         time.sleep(0.2)
+    try:
+        with connection.client(connection.target.user):
+            pass
+    except LoginRefused as exc:
+        raise RequestsTargetError(f"{connection.description}: {exc} (the user login; check its name and password)") from None
+    except WireError as exc:
+        raise RequestsTargetError(f"{connection.description}: the user could not log in: {exc}") from None
 
 
 @contextlib.contextmanager
@@ -165,7 +183,8 @@ def _kfake(target: RequestsTarget, timeout_s: float) -> Iterator[Connection]:
     from kafka_conformance.adapters.brokers.process import BrokerStartError
     from kafka_conformance.adapters.go.kfake import KfakeError, kfake_cluster
 
-    logins = ["-superuser", f"PLAIN:{target.admin[0]}:{target.admin[1]}", "-user", f"PLAIN:{target.user[0]}:{target.user[1]}"]
+    logins = ["-superuser", f"PLAIN:{target.admin.name}:{target.admin.password.reveal()}",
+              "-user", f"PLAIN:{target.user.name}:{target.user.password.reveal()}"]  # the kit's own fixed logins
     try:
         with kfake_cluster(1, extra_args=["-sasl", "-acls", *logins]) as cluster:
             connection = Connection(cluster.host, cluster.port, cluster.describe(), attrs.evolve(target, host=cluster.host,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from kafka_conformance.terminal.events import Kind, ProgressEvent
+from kafka_conformance.terminal.text import shown
 
 __all__ = ["LiveProgress"]
 
@@ -34,16 +35,18 @@ class LiveProgress:
 
     def __call__(self, event: ProgressEvent) -> None:
         if event.kind is Kind.NOTE:
-            self._progress.console.print(f"[{event.target}] {event.message}", markup=False, highlight=False)
+            self._progress.console.print(shown(f"[{event.target}] {event.message}"), markup=False, highlight=False)
             return
+        from rich.markup import escape
+
         row = self._rows.get(event.target)
-        description = f"{event.target} {event.task}".strip()
+        description = escape(shown(f"{event.target} {event.task}".strip()))  # a target's name is never markup
         if row is None:
             row = self._rows[event.target] = self._progress.add_task(description, total=event.total, divergences=0)
         self._progress.update(row, description=description, completed=event.done, total=event.total,
                               divergences=event.divergences)
         if event.kind is Kind.END and event.status:
-            self._progress.update(row, description=f"{description}: {event.status}")
+            self._progress.update(row, description=f"{description}: {escape(shown(event.status))}")
 
     def close(self) -> None:
         self._progress.stop()

@@ -18,6 +18,7 @@ from typing import TextIO
 import attrs
 
 from kafka_conformance.terminal.events import Kind, ProgressEvent
+from kafka_conformance.terminal.text import shown
 
 __all__ = ["DEFAULT_INTERVAL", "PlainProgress", "describe"]
 
@@ -99,7 +100,7 @@ class PlainProgress:
     def _write(self, line: str, now: float) -> None:
         self._last_line = now
         with contextlib.suppress(OSError, ValueError):  # a closed pipe must not end the run
-            print(line, file=self._stream, flush=True)
+            print(shown(line), file=self._stream, flush=True)
 
     def _beat(self) -> None:
         while not self._stop.wait(min(1.0, self._interval / 5)):

@@ -1,4 +1,4 @@
-"""Nothing outlives the kit: a run stopped by SIGTERM or Ctrl-C at a random moment, or one
+"""Nothing outlives the kit: a run stopped by SIGTERM, SIGHUP or Ctrl-C at a random moment, or one
 that ends normally, leaves no process behind, not even a helper the adapter started in a
 session of its own; and the exit code says how the run ended.
 
@@ -37,7 +37,8 @@ def _helper_started(tmp_path: Path) -> bool:
 HELPER_TARGET = f"cmd:{sys.executable} {FAULTY} helper"
 
 
-@pytest.mark.parametrize(("sig", "code", "says"), [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
+@pytest.mark.parametrize(("sig", "code", "says"), [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted"),
+                                                  (signal.SIGHUP, 129, "hung up")])
 @pytest.mark.parametrize("attempt", range(4))
 def test_a_run_stopped_at_a_random_moment_leaves_nothing(tmp_path: Path, sig: int, code: int, says: str, attempt: int) -> None:
     returncode, out, err, left = stop_at_random(

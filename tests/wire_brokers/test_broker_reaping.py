@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 from killing import children_started, stop_at_random
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)])
 @pytest.mark.parametrize("target", ["tansu", "kafka:3.9.1", "kafka:1.0.1"])
 def test_a_broker_run_stopped_at_a_random_moment_leaves_no_broker(tmp_path: Path, sig: int, code: int, target: str) -> None:
     if target == "tansu" and not available()["tansu"].ok:

@@ -1,0 +1,168 @@
+"""Trust boundaries (issue 33), one class of attack or accident per section, several inputs each:
+every one ends in a clear error or an honest verdict, with no traceback, no hang, no secret in
+any output and no partial file.
+
+The runs go through ``main()`` in process, as ``test_bad_inputs.py`` does; what needs a real
+broker (a whole ``check requests`` run with a password file) is in
+``tests/wire_brokers/test_requests_wire.py``.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import attrs
+import pytest
+
+from kafka_conformance.cli.main import main
+from kafka_conformance.credentials import MASK, CredentialsError, Login, logins_from, redact, redact_spec, scrub
+
+ADMIN_PW, USER_PW = "Adm1n-pa55word", "Us3r-pa55word"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+def _creds(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "creds.properties"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+GOOD_FILE = f"admin.username=admin\nadmin.password={ADMIN_PW}\nuser.username=alice\nuser.password={USER_PW}\n"
+
+
+@pytest.mark.parametrize(("sasl", "says"), [
+    (f"sasl=admin:{ADMIN_PW}", "give the logins as"),
+    (f"sasl=admin:{ADMIN_PW},{USER_PW}", "the user login is not NAME:PASSWORD"),
+    (f"sasl=:{ADMIN_PW},alice:{USER_PW}", "the admin login is not NAME:PASSWORD"),
+    (f"sasl=admin:{ADMIN_PW},admin:{USER_PW}", "the user must not be the admin"),
+    ("sasl=@{tmp}/missing.properties", "cannot read the logins file"),
+    ("sasl=@{tmp}/creds.properties", "creds.properties:2: unknown key 'admin.pasword'"),
+    ("sasl=env:KC_TEST_NOBODY", "KC_TEST_NOBODY_ADMIN_USERNAME, KC_TEST_NOBODY_ADMIN_PASSWORD"),
+    ("sasl=env:1BAD", "the prefix must be a variable name"),
+])
+def test_a_bad_login_spec_is_a_usage_error_that_shows_no_password(
+        sasl: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _creds(tmp_path, f"admin.username=admin\nadmin.pasword={ADMIN_PW}\n")
+    target = f"bootstrap:127.0.0.1:9,{sasl.format(tmp=tmp_path)}"
+    code, output = _run(["check", "requests", "--target", target, "--kafka-version", "3.9.1"], capsys)
+    assert code == 2, output
+    assert says in output and "Traceback" not in output
+    assert ADMIN_PW not in output and USER_PW not in output
+
+
+@pytest.mark.parametrize("command", [
+    ["report", "--target"],
+    ["check", "broker", "--target"],
+    ["check", "authorizer", "--target"],
+])
+def test_a_spec_with_passwords_given_where_no_logins_are_taken_is_refused_masked(
+        command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, output = _run([*command, f"bootstrap:127.0.0.1:9,sasl=admin:{ADMIN_PW},alice:{USER_PW}"], capsys)
+    assert code == 2, output
+    assert ADMIN_PW not in output and USER_PW not in output and "Traceback" not in output
+
+
+def test_logins_read_from_a_file_or_the_environment_are_the_same(tmp_path: Path) -> None:
+    path = _creds(tmp_path, "# the CI logins\n" + GOOD_FILE)
+    from_file = logins_from(f"@{path}")
+    from_env = logins_from("env:KC_SASL", {"KC_SASL_ADMIN_USERNAME": "admin", "KC_SASL_ADMIN_PASSWORD": ADMIN_PW,
+                                           "KC_SASL_USER_USERNAME": "alice", "KC_SASL_USER_PASSWORD": USER_PW})
+    inline = logins_from(f"admin:{ADMIN_PW},alice:{USER_PW}")
+    assert from_file == from_env == inline == (Login("admin", ADMIN_PW), Login("alice", USER_PW))
+    assert from_file[0].password.reveal() == ADMIN_PW
+
+
+def test_a_password_never_shows_in_a_repr_a_dict_or_a_spec(tmp_path: Path) -> None:
+    from kafka_conformance.requests.targets import parse_requests_target
+
+    for spec in (f"bootstrap:127.0.0.1:9092,sasl=admin:{ADMIN_PW},alice:{USER_PW}",
+                 f"bootstrap:127.0.0.1:9092,sasl=@{_creds(tmp_path, GOOD_FILE)}"):
+        target = parse_requests_target(spec)
+        for shown in (repr(target), str(attrs.asdict(target)), target.spec, f"{target.admin.password}"):
+            assert ADMIN_PW not in shown and USER_PW not in shown, shown
+    assert redact_spec("bootstrap:h:1,sasl=admin:p a,ss,alice:x:y") == f"bootstrap:h:1,sasl=admin:{MASK},{MASK},alice:{MASK}"
+    assert redact(f"target 'x,sasl=admin:{ADMIN_PW}x,alice:{USER_PW}x': unknown") == f"target 'x,sasl=admin:{MASK},alice:{MASK}': unknown"
+    assert redact("give sasl=@FILE or sasl=ADMIN:PASSWORD,USER:PASSWORD") == "give sasl=@FILE or sasl=ADMIN:PASSWORD,USER:PASSWORD"
+    assert scrub(f"an error quoting {USER_PW} back") == f"an error quoting {MASK} back"
+
+
+def test_a_login_file_error_names_the_line_not_the_value(tmp_path: Path) -> None:
+    path = _creds(tmp_path, f"admin.username=admin\n{ADMIN_PW}\n")
+    with pytest.raises(CredentialsError) as caught:
+        logins_from(f"@{path}")
+    assert f"{path}:2: expected KEY=VALUE" in str(caught.value) and ADMIN_PW not in str(caught.value)
+
+
+def test_an_output_file_masks_a_password_that_reached_its_text(tmp_path: Path) -> None:
+    from kafka_conformance.outputs import write_output
+
+    Login("admin", ADMIN_PW)  # read once: from here on the kit knows it as a secret
+    path = write_output(tmp_path / "report.json", json.dumps({"error": f"broker said {ADMIN_PW!r}"}))
+    assert ADMIN_PW not in path.read_text() and MASK in path.read_text()
+
+
+# --------------------------------------------------------------------------- the disk
+
+
+@pytest.mark.parametrize("fails", ["write", "fsync", "replace"])
+def test_a_write_that_fails_midway_leaves_the_old_file_and_no_partial_one(
+        fails: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kafka_conformance import outputs
+
+    path = tmp_path / "report.json"
+    path.write_text('{"old": true}\n')
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if fails == "write":
+        real_fdopen = os.fdopen
+
+        class Full:
+            def __init__(self, handle: int, mode: str) -> None:
+                self.file = real_fdopen(handle, mode)
+
+            def __enter__(self) -> Full:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                self.file.close()
+
+            def write(self, data: bytes) -> int:
+                self.file.write(data[: len(data) // 2])
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(outputs.os, "fdopen", Full)
+    else:
+        monkeypatch.setattr(outputs.os, fails, full)
+    with pytest.raises(OSError):
+        outputs.write_output(path, '{"new": true}\n' * 1000)
+    assert path.read_text() == '{"old": true}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+
+
+def test_a_full_disk_under_a_report_is_exit_2_naming_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from kafka_conformance import outputs
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(outputs.os, "fsync", full)
+    out = tmp_path / "json" / "r.json"
+    code, output = _run(["check", "authorizer", "--target", "reference", "--max-examples", "1", "--seed", "0",
+                         "--quiet", "--report-json", str(out)], capsys)
+    assert code == 2, output
+    assert f"cannot write {out}: No space left on device" in output and "Traceback" not in output
+    assert not out.exists() and list(out.parent.iterdir()) == []
