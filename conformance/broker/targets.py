@@ -27,8 +27,8 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.credentials import redact_spec
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
+from kafka_conformance.credentials import redact_spec
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
 
 __all__ = [
