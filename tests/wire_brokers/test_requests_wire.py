@@ -49,7 +49,8 @@ def test_the_kit_tells_the_release_before_kip_679_from_the_one_after() -> None:
     assert init and all(d.anomaly == "refused-but-allowed" and "(31)" in d.actual for d in init)
 
 
-def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create() -> None:
+def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """``bootstrap:HOST:PORT,sasl=...``: names carry a prefix of the run's own and only the
     kit's ACLs are deleted; an ACL the broker held before is still there after."""
     from kafka_conformance.adapters.brokers import wire_auth as wa
@@ -64,6 +65,7 @@ def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create() -> None
         ResourcePattern,
         ResourceType,
     )
+    from kafka_conformance.credentials import Login
     from kafka_conformance.requests.check import check_requests, render_requests_text
     from kafka_conformance.requests.targets import Connection, RequestsTarget, _ready
 
@@ -71,7 +73,9 @@ def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create() -> None
     node = start_kafka_broker(AFTER, auth=True)
     try:
         admin_login = ("admin", AUTH_USERS["admin"])
-        _ready(Connection("127.0.0.1", node.port, "own", RequestsTarget("x", admin=admin_login), ""), 120, node.process.running)
+        _ready(Connection("127.0.0.1", node.port, "own", RequestsTarget("x", admin=Login(*admin_login),
+                                                                         user=Login("alice", AUTH_USERS["alice"])), ""),
+               120, node.process.running)
         theirs = AclBinding(ResourcePattern(ResourceType.TOPIC, "payments", PatternType.LITERAL),
                             AccessControlEntry("User:bob", "*", AclOperation.READ, AclPermissionType.ALLOW))
         with WireClient("127.0.0.1", node.port, login=lambda c: wa.sasl_plain(c, *admin_login)) as admin:
@@ -80,12 +84,35 @@ def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create() -> None
         spec = f"bootstrap:127.0.0.1:{node.port},sasl=admin:{AUTH_USERS['admin']},alice:{AUTH_USERS['alice']}"
         report = check_requests(spec, kafka_version=AFTER, max_examples=5, seed=2)
         assert report.exit_code == 0, render_requests_text(report)
+        _the_passwords_never_leave_the_kit(node.port, tmp_path, capsys)
         with WireClient("127.0.0.1", node.port, login=lambda c: wa.sasl_plain(c, *admin_login)) as admin:
             assert wa.describe_acl_count(admin) == 1
             _, topics = admin.metadata(None)
         assert {"payments"} >= {t.name for t in topics if not t.name.startswith("kc")} - {"__consumer_offsets", "__transaction_state"}
     finally:
         node.stop()
+
+
+def _the_passwords_never_leave_the_kit(port: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: the logins from a file, a whole run through the CLI, and not one output holding
+    a password; a wrong password is a usage error said at once, again without the passwords."""
+    passwords = (AUTH_USERS["admin"], AUTH_USERS["alice"])
+    creds = tmp_path / "creds.properties"
+    creds.write_text(f"admin.username=admin\nadmin.password={passwords[0]}\n"
+                     f"user.username=alice\nuser.password={passwords[1]}\n", encoding="utf-8")
+    capsys.readouterr()
+    code = main(["check", "requests", "--target", f"bootstrap:127.0.0.1:{port},sasl=@{creds}", "--kafka-version", AFTER,
+                 "--max-examples", "2", "--seed", "4", "--json", str(tmp_path / "out.json")])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    outputs = out + err + (tmp_path / "out.json").read_text()
+    assert f"sasl=@{creds}" in outputs and not any(p in outputs for p in passwords)
+    creds.write_text(creds.read_text().replace(passwords[1], "not-" + passwords[1]), encoding="utf-8")
+    code = main(["check", "requests", "--target", f"bootstrap:127.0.0.1:{port},sasl=@{creds}", "--kafka-version", AFTER])
+    out, err = capsys.readouterr()
+    assert code == 2, out + err
+    assert "refused the login of 'alice'" in err and "Traceback" not in err
+    assert not any(p in out + err for p in passwords)
 
 
 def test_nothing_outlives_a_requests_check(tmp_path: Path) -> None:
