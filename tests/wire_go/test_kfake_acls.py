@@ -26,6 +26,6 @@ def test_check_requests_on_kfake_diverges_where_recorded(go_programs: dict[str, 
 
 def test_kfake_is_a_target_of_its_own() -> None:
     target = parse_requests_target("kfake")
-    assert target.release is None and target.admin[0] == "admin" and target.user[0] == "alice"
+    assert target.release is None and target.admin.name == "admin" and target.user.name == "alice"
     with pytest.raises(RequestsTargetError, match="kfake"):
         parse_requests_target("kfakes")
