@@ -36,8 +36,11 @@ __all__ = [
     "RUN_VAR",
     "clear_stop",
     "raise_if_stopping",
+    "recording_signals",
     "request_stop",
     "run_scope",
+    "signals_recorded",
+    "stop_requested",
     "stop_tagged",
     "stop_tree",
     "tagged",
@@ -159,6 +162,29 @@ def request_stop(exc_type: type[BaseException]) -> None:
     :func:`raise_if_stopping`."""
     if not _STOPPING:
         _STOPPING.append(exc_type)
+
+
+def stop_requested() -> bool:
+    """Whether a signal asked the run to stop (and was not yet reported)."""
+    return bool(_STOPPING)
+
+
+_RECORDING: list[bool] = []
+
+
+@contextlib.contextmanager
+def recording_signals() -> Iterator[None]:
+    """While the block runs, every stop signal is recorded (:func:`request_stop`) by the one who
+    handles it (the CLI): a KeyboardInterrupt without a record is then no Ctrl-C."""
+    _RECORDING.append(True)
+    try:
+        yield
+    finally:
+        _RECORDING.pop()
+
+
+def signals_recorded() -> bool:
+    return bool(_RECORDING)
 
 
 def raise_if_stopping() -> None:

@@ -14,7 +14,8 @@ call into an in-process target goes through :func:`call_within`:
   call runs in a worker thread that is abandoned when its time is up.
 
 Either way the caller gets ``AdapterError("timeout", ...)`` and the adapter
-refuses every later call: its state is unknown, so the run ends there.
+refuses every later call: its state is unknown, so the run ends there.  Every call of a
+:class:`TimedAdapter` also runs :func:`~kafka_conformance.adapters.sandbox.sandboxed`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any, TypeVar
 
 from kafka_conformance.adapters.case import CaseAnswers, CaseRequest, CaseRunner, run_by_calls
 from kafka_conformance.adapters.protocol import AdapterError
+from kafka_conformance.adapters.sandbox import sandboxed
 
 __all__ = ["DEFAULT_TIMEOUT_S", "MAX_TIMEOUT_S", "TimedAdapter", "call_within", "check_timeout"]
 
@@ -140,7 +142,7 @@ class TimedAdapter:
         if self._stuck is not None:
             raise AdapterError("timeout", f"{name}() not called: {self._stuck}() gave no answer earlier")
         try:
-            return call_within(getattr(self._inner, name), self._timeout, name, *args)
+            return call_within(sandboxed, self._timeout, name, getattr(self._inner, name), args, name)
         except AdapterError as exc:
             if exc.kind == "timeout":
                 self._stuck = name
@@ -183,7 +185,8 @@ class TimedAdapter:
             raise AdapterError("timeout", f"run_case() not called: {self._stuck}() gave no answer earlier")
         seconds = self._timeout * max(1, len(request.calls))
         try:
-            return call_within(self._inner.run_case, seconds, f"the case ({len(request.calls)} calls)", request)
+            what = f"the case ({len(request.calls)} calls)"
+            return call_within(sandboxed, seconds, what, self._inner.run_case, (request,), what)
         except AdapterError as exc:
             if exc.kind == "timeout":
                 self._stuck = "run_case"

@@ -13,7 +13,7 @@ from typing import Any
 
 from kafka_conformance.reference.bounded import MAX_DOCUMENT_BYTES, BoundsError, json_loads, read_bytes
 
-__all__ = ["case_format", "read_json_file"]
+__all__ = ["case_format", "known_fields", "read_json_file"]
 
 
 def read_json_file(path: str | Path, fmt: str, kind: str) -> dict[str, Any]:
@@ -50,3 +50,14 @@ def case_format(path: str | Path) -> str | None:
         return None
     fmt = body.get("format") if isinstance(body, dict) else None
     return fmt if isinstance(fmt, str) else None
+
+
+def known_fields(body: Any, allowed: frozenset[str], where: str) -> None:
+    """Refuse an object with a field this kit never writes: a misspelt key must not make a case
+    run as an emptier one (and ``replay`` call it FIXED)."""
+    if not isinstance(body, dict):
+        raise ValueError(f"{where}: expected an object, got {type(body).__name__}")
+    unknown = sorted(str(k) for k in body if k not in allowed)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {', '.join(repr(k[:40]) for k in unknown[:5])}; "
+                         f"the fields are {', '.join(sorted(allowed))}")

@@ -23,7 +23,9 @@ __all__ = ["write_output"]
 def write_output(path: str | Path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; an OSError propagates with nothing left behind."""
     target = Path(path)
-    data = redact(text).encode("utf-8")
+    # A lone surrogate (from a target's message) cannot be UTF-8: written as its \\uXXXX escape,
+    # which JSON reads back as the same character and any other reader sees as text.
+    data = redact(text).encode("utf-8", errors="backslashreplace")
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:64]}.", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as out:

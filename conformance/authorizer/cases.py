@@ -253,8 +253,14 @@ def scenario_to_json(s: Scenario) -> dict[str, Any]:
     }
 
 
+SCENARIO_FIELDS = frozenset({"config", "acls", "records", "queries", "by_type"})
+
+
 def scenario_from_json(d: dict[str, Any]) -> Scenario:
-    """Inverse of :func:`scenario_to_json`; raises KeyError/ValueError on malformed input."""
+    """Inverse of :func:`scenario_to_json`; raises KeyError/ValueError on malformed input (a
+    field it does not know included: a misspelt one must not leave the scenario emptier)."""
+    if not SCENARIO_FIELDS.issuperset(d):
+        raise ValueError(f"unknown scenario field(s) {sorted(str(k) for k in set(d) - SCENARIO_FIELDS)[:5]}")
     return Scenario(
         properties=tuple((str(k), str(v)) for k, v in d.get("config", {}).items()),
         acls=tuple((a["id"], binding_from_json(a)) for a in d.get("acls", [])),

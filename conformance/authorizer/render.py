@@ -16,6 +16,7 @@ from kafka_conformance.authorizer.anomalies import CATALOGUE
 from kafka_conformance.authorizer.cases import Scenario, scenario_to_json
 from kafka_conformance.authorizer.domain.classes import DOMAIN
 from kafka_conformance.authorizer.report import Counterexample, Report, Status
+from kafka_conformance.authorizer.targets import replay_command
 from kafka_conformance.terminal.verdict import seed_text, verdict_line
 
 __all__ = ["describe_scenario", "to_json", "to_junit_xml", "to_text"]
@@ -36,7 +37,7 @@ def describe_scenario(s: Scenario) -> list[str]:
     return lines
 
 
-def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]:
+def _counterexample_lines(cx: Counterexample, saved_to: str | None, target: str) -> list[str]:
     lines = describe_scenario(cx.scenario)
     if cx.divergence is not None:
         d = cx.divergence
@@ -52,7 +53,7 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None) -> list[str]
         lines.append(f"the target could not answer: {cx.adapter_error}")
     if saved_to:
         lines.append(f"saved: {saved_to}")
-        lines.append(f"replay: kafka-conformance replay {saved_to}")
+        lines.append(f"replay: {replay_command(saved_to, target)}")
     return lines
 
 
@@ -90,7 +91,7 @@ def to_text(report: Report) -> str:
                 cx = attrs.evolve(cx, adapter_error=f"{error.splitlines()[0]} (raised where it was in {shown[key]}, above)")
             elif key is not None:
                 shown[key] = r.name
-            out += ["      " + line for line in _counterexample_lines(cx, r.saved_to)]
+            out += ["      " + line for line in _counterexample_lines(cx, r.saved_to, report.target)]
     notes = []
     if report.out_of_scope:
         notes.append("not checked (out of the target's declared scope): " + "; ".join(report.out_of_scope))
@@ -174,7 +175,7 @@ def to_junit_xml(report: Report) -> str:
             cx = r.counterexample
             anomaly = cx.anomaly if cx is not None else "error"
             el = ET.SubElement(case, tag, type=anomaly, message=anomaly)
-            el.text = "\n".join(_counterexample_lines(cx, r.saved_to)) if cx is not None else r.reason
+            el.text = "\n".join(_counterexample_lines(cx, r.saved_to, report.target)) if cx is not None else r.reason
     return ET.tostring(suite, encoding="unicode")
 
 

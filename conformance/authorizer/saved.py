@@ -31,6 +31,7 @@ import attrs
 
 from kafka_conformance.authorizer.cases import (
     CASE_FORMAT_VERSION,
+    SCENARIO_FIELDS,
     Scenario,
     scenario_from_json,
     scenario_to_json,
@@ -38,7 +39,7 @@ from kafka_conformance.authorizer.cases import (
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.report import Counterexample
 from kafka_conformance.authorizer.support import CheckContext
-from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.outputs import write_output
 
 if TYPE_CHECKING:
@@ -123,19 +124,28 @@ def test_{cx.property.replace("-", "_")}_{cx.anomaly.replace("-", "_")}():
 '''
 
 
+_CASE_FIELDS = frozenset({"format", "version", "target", "kafka_version", "flavour", "property", "anomaly", "seed",
+                          "mode", "scenario", "divergence", "adapter_error"})
+
+
 def load_case(path: str | Path) -> SavedCase:
     """Read a saved case; raises ValueError naming the file and the problem."""
     p = Path(path)
     body = read_json_file(p, "kafka-conformance/authorizer-case", "kafka-conformance authorizer case file")
     if body.get("version") != CASE_FORMAT_VERSION:
         raise ValueError(f"{p}: case format version {body.get('version')!r} is not supported")
+    known_fields(body, _CASE_FIELDS, str(p))
+    known_fields(body.get("scenario"), SCENARIO_FIELDS, f"{p}: scenario")
     try:
-        return SavedCase(
+        case = SavedCase(
             str(p), body["target"], body["kafka_version"], body["flavour"], body["property"],
             scenario_from_json(body["scenario"]), body.get("anomaly", ""), str(body.get("mode", "mixed")),
         )
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
         raise ValueError(f"{p}: malformed case: {type(exc).__name__}: {exc}") from exc
+    if not (case.scenario.queries or case.scenario.by_type or case.scenario.records):
+        raise ValueError(f"{p}: the scenario asks nothing (no queries, by_type questions or records): nothing to replay")
+    return case
 
 
 # -- sticky failures: saved cases asked again first ----------------------------------------

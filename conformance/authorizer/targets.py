@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Callable
@@ -41,13 +42,14 @@ from kafka_conformance.adapters.protocol import (
     validate_adapter,
 )
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+from kafka_conformance.adapters.sandbox import sandboxed
 from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, TimedAdapter, call_within, check_timeout
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import DEFAULT_VERSION, known_release
 
-__all__ = ["ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "resolve_target",
-           "short_label"]
+__all__ = ["CODE_KINDS", "ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "names_code",
+           "replay_command", "resolve_target", "short_label"]
 
 ENTRY_POINT_GROUP = "kafka_conformance.targets"  # a public name: third parties register under it
 
@@ -112,6 +114,26 @@ def builtin_targets() -> list[tuple[str, str, bool]]:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.append((ep.name, f"third-party target from {ep.value}", True))
     return found
+
+
+CODE_KINDS = ("python", "cmd", "jvm")
+"""Target kinds whose spec names code to run (a module, a command, classes and jars)."""
+
+
+def names_code(spec: str) -> bool:
+    """Whether resolving ``spec`` would run code it names: what a file must never do unasked."""
+    return spec.strip().partition(":")[0] in CODE_KINDS
+
+
+def replay_command(saved_to: str | None, target: str | None = None) -> str | None:
+    """The command that replays a case this run saved.  ``replay`` never runs code a file names
+    unless told to; the run that wrote the file ran that very target, so the command it prints
+    says so with ``--trust-saved-target`` (the target's spec may be kilobytes of classpath).  A
+    file from anywhere else, replayed without the flag, is refused, naming its target."""
+    if saved_to is None:
+        return None
+    command = f"kafka-conformance replay {shlex.quote(saved_to)}"
+    return f"{command} --trust-saved-target" if target is not None and names_code(target) else command
 
 
 def resolve_target(
@@ -203,7 +225,9 @@ def _load_factory(spec: str, path: str) -> Callable[[], object]:
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        module = importlib.import_module(module_name)
+        module = sandboxed(importlib.import_module, (module_name,), f"importing {module_name!r}")
+    except AdapterError as exc:  # the module's own code ended the run, moved the directory, ...
+        raise TargetError(f"target {spec!r}: {exc}") from None
     except ModuleNotFoundError as exc:
         hint = ("; run from the directory that holds it, or add that directory to PYTHONPATH"
                 if exc.name == module_name.split(".")[0] else "")
@@ -228,11 +252,12 @@ def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> T
     """Check the adapter the factory makes, and bound every call into the adapters it will make."""
     label = short_label(spec)
     def timed() -> AuthorizerUnderTest:
-        made = call_within(factory, timeout, f"target {label!r}: the factory")
-        return made if isinstance(made, ReferenceTarget) else TimedAdapter(made, timeout)
+        made = call_within(sandboxed, timeout, f"target {label!r}: the factory", factory, (), "the factory")
+        # The kit's own reference runs bare; anything else (a subclass of it too) is timed and sandboxed.
+        return made if type(made) is ReferenceTarget else TimedAdapter(made, timeout)
 
     try:
-        sample = call_within(factory, timeout, "the factory")
+        sample = call_within(sandboxed, timeout, "the factory", factory, (), "the factory")
     except AdapterError as exc:
         raise TargetError(f"target {label!r}: {exc}") from None
     except Exception as exc:

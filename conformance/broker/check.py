@@ -45,7 +45,7 @@ from kafka_conformance.broker.probes import PROBES, run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases
 from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, open_broker_target
-from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.outputs import write_output
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
 from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
@@ -289,6 +289,9 @@ class ReplayResult:
     detail: str = ""
 
 
+_CASE_FIELDS = frozenset({"format", "version", "target", "kafka_version", "anomaly", "seed", "case", "divergence"})
+
+
 def load_broker_case(path: Path) -> tuple[dict[str, Any], BrokerCase]:
     try:
         data = read_json_file(path, "kafka-conformance/broker-case", "kafka-conformance broker case file")
@@ -296,6 +299,10 @@ def load_broker_case(path: Path) -> tuple[dict[str, Any], BrokerCase]:
         raise CaseError(str(exc)) from exc
     if data.get("version") != BROKER_CASE_FORMAT:
         raise CaseError(f"{path}: broker case format version {data.get('version')!r}; this kit reads {BROKER_CASE_FORMAT}")
+    try:
+        known_fields(data, _CASE_FIELDS, str(path))
+    except ValueError as exc:
+        raise CaseError(str(exc)) from None
     return data, case_from_json(data.get("case"), f"{path}: case")
 
 

@@ -128,6 +128,7 @@ def _signals_raise() -> Iterator[None]:
     previous_hook = sys.unraisablehook
     sys.unraisablehook = unraisable
     installed = []
+    recording = contextlib.ExitStack()
     try:
         for sig in kinds:
             previous = signal.getsignal(sig)
@@ -137,9 +138,12 @@ def _signals_raise() -> Iterator[None]:
             installed.append((sig, previous))
     except ValueError:  # not the main thread: leave the defaults
         pass
+    if any(sig == signal.SIGINT for sig, _ in installed):  # every Ctrl-C is recorded from here on
+        recording.enter_context(reaper.recording_signals())
     try:
         yield
     finally:
+        recording.close()
         for sig, previous in installed:
             signal.signal(sig, previous)
         sys.unraisablehook = previous_hook

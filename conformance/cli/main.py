@@ -11,9 +11,13 @@ process a command starts is stopped before it returns, whichever way it ends
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from kafka_conformance import __version__
 from kafka_conformance.cli import args as types
@@ -100,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
     replay.add_argument("files", nargs="+", type=Path)
     replay.add_argument("--target", help="run against this target (producer cases: this client) instead of the saved one")
+    replay.add_argument("--trust-saved-target", action="store_true",
+                        help="run the python:, cmd: or jvm: target a case file names (it runs code: only for files you "
+                             "trust; without this flag such a case is refused, naming the target, unless --target is given)")
     replay.add_argument("--timeout", type=types.seconds, help="seconds one call into an authorizer target may take (default: 10)")
 
     explain = sub.add_parser("explain", help="answer one request against an ACL file, with the reason")
@@ -166,6 +173,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with run_scope(), shown_stdout():
         return guarded(run, cleanup=_close_targets)
+
+
+def entry() -> NoReturn:
+    """The console script: :func:`main`, then an exit that a target's leftover thread cannot hold.
+
+    Python waits for every non-daemon thread before it exits; a ``python:`` target that started
+    one and never stopped it would hang the kit after its verdict.  Such threads are named on
+    stderr and the process ends with the verdict's code (every process and JVM the run started
+    is already stopped by then: :func:`main` closes them)."""
+    from kafka_conformance.adapters.sandbox import stray_threads
+
+    before = {t.ident for t in threading.enumerate()}
+    code = main()
+    stray = stray_threads(before)
+    if stray:
+        names = ", ".join(repr(t.name) for t in stray[:5])
+        print(f"kafka-conformance: warning: the run left {len(stray)} thread(s) running ({names}), started by the "
+              "target; the kit ends without waiting for them", file=sys.stderr)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def _close_targets() -> None:
@@ -263,7 +293,7 @@ def _replay(args: argparse.Namespace) -> int:
     from kafka_conformance.authorizer.check import run_property_once
     from kafka_conformance.authorizer.render import describe_scenario
     from kafka_conformance.authorizer.saved import load_case
-    from kafka_conformance.authorizer.targets import TargetError, resolve_target
+    from kafka_conformance.authorizer.targets import TargetError, names_code, resolve_target
 
     worst = EXIT_OK
     for path in args.files:
@@ -278,13 +308,19 @@ def _replay(args: argparse.Namespace) -> int:
             continue
         try:
             case = load_case(path)
+            if args.target is None and names_code(case.target) and not args.trust_saved_target:
+                print(f"ERROR  {path}: the case names the target {case.target!r}, which runs code of its own; "
+                      "replay it against your target with --target SPEC, or pass --trust-saved-target if you "
+                      "trust this file and what it names")
+                worst = EXIT_USAGE
+                continue
             target = resolve_target(
                 args.target or case.target, kafka_version=case.kafka_version, flavour=case.flavour,
                 timeout=args.timeout,
             )
             result = run_property_once(case.property, target, case.scenario)
         except (ValueError, TargetError) as exc:
-            print(f"ERROR  {path}: {exc}")
+            print(f"ERROR  {exc}" if str(path) in str(exc) else f"ERROR  {path}: {exc}")
             worst = EXIT_USAGE
             continue
         label = {"passed": "FIXED", "failed": "FAILED", "error": "ERROR"}[result.status.value]
@@ -318,7 +354,7 @@ def _replay_producer(path: Path, client: str | None) -> int:
     try:
         result = replay_producer(path, client=client)
     except ValueError as exc:
-        print(f"ERROR  {path}: {exc}")
+        print(f"ERROR  {exc}" if str(path) in str(exc) else f"ERROR  {path}: {exc}")
         return EXIT_USAGE
     print(f"{result.label:6} {path} [{result.case.client} on {result.case.broker}, was {', '.join(result.case.anomalies)}]")
     if result.result is not None:
@@ -328,5 +364,5 @@ def _replay_producer(path: Path, client: str | None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.casefiles import read_json_file
+from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.outputs import write_output
 from kafka_conformance.producer.report import RunResult, RunStatus
 from kafka_conformance.reference.traces.fault_plan import PlanError
@@ -85,10 +85,10 @@ def pytest_program(result: RunResult, kafka_version: str) -> str:
     """The case as a self-contained pytest test: the trace as Python values, then the run."""
     program = _trace_as_python(result.trace)
     anomalies = ", ".join(sorted({a.name for a in result.anomalies if a.attribution.is_failure})) or result.status.value
-    return f'''"""Regression test written by kafka-conformance: {result.client} on {result.broker}, {anomalies}.
-
-{chr(10).join(a.describe() for a in result.anomalies)}
-"""
+    found = tuple(a.describe() for a in result.anomalies)
+    # Nothing from the run is pasted into code: every value below is a Python literal (repr), so the
+    # file is valid Python whatever a client's or broker's message held (quotes, newlines, paths).
+    return f'''"""Regression test written by kafka-conformance: a producer trace that failed (see FOUND)."""
 
 from kafka_conformance.producer.check import judge, run_wire_trace
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
@@ -99,9 +99,12 @@ from kafka_conformance.reference.traces.program import (
 
 {program}
 
+CLIENT, BROKER, KAFKA_VERSION = {result.client!r}, {result.broker!r}, {kafka_version!r}
+FOUND = {found!r}
+
 
 def test_{_identifier(result.client)}_{_identifier(anomalies)}():
-    run = run_wire_trace(TRACE, {result.client!r}, broker={result.broker!r}, kafka_version={kafka_version!r})
+    run = run_wire_trace(TRACE, CLIENT, broker=BROKER, kafka_version=KAFKA_VERSION)
     result = judge(run)
     failures = [a.describe() for a in result.anomalies if a.attribution.is_failure]
     assert not failures, failures
@@ -151,12 +154,17 @@ def _py(value: Any) -> str:
     return repr(value)
 
 
+_CASE_FIELDS = frozenset({"format", "version", "client", "broker", "kafka_version", "seed", "row", "status", "anomalies",
+                          "explanations", "trace"})
+
+
 def load_producer_case(path: str | Path) -> SavedProducerCase:
     """Read a case; raises ValueError naming the file and the problem."""
     p = Path(path)
     body = read_json_file(p, CASE_FORMAT, "kafka-conformance producer case file")
     if body.get("version") != CASE_VERSION:
         raise ValueError(f"{p}: producer case version {body.get('version')!r} is not supported (this kit reads {CASE_VERSION})")
+    known_fields(body, _CASE_FIELDS, str(p))
     try:
         trace = ProducerTrace.from_json(body["trace"], where=f"{p}: trace")
         return SavedProducerCase(

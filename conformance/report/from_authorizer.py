@@ -8,13 +8,12 @@ Nothing is re-run: every field comes from the suite's report value.
 
 from __future__ import annotations
 
-import shlex
-
 from kafka_conformance.authorizer.anomalies import CATALOGUE
 from kafka_conformance.authorizer.properties import PROPERTIES
 from kafka_conformance.authorizer.render import describe_scenario
 from kafka_conformance.authorizer.report import PropertyResult, Status
 from kafka_conformance.authorizer.report import Report as AuthorizerReport
+from kafka_conformance.authorizer.targets import replay_command
 from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Row
 
 __all__ = ["authorizer_column", "authorizer_rows", "replay_command"]
@@ -22,10 +21,6 @@ __all__ = ["authorizer_column", "authorizer_rows", "replay_command"]
 
 def authorizer_rows() -> tuple[Row, ...]:
     return tuple(Row(p.name, p.summary) for p in PROPERTIES)
-
-
-def replay_command(saved_to: str | None) -> str | None:
-    return None if saved_to is None else f"kafka-conformance replay {shlex.quote(saved_to)}"
 
 
 def authorizer_column(report: AuthorizerReport, *, description: str = "") -> Column:
@@ -37,11 +32,11 @@ def authorizer_column(report: AuthorizerReport, *, description: str = "") -> Col
         description=description,
         seed=report.seed,
         duration_s=report.duration_s,
-        cells=tuple(_cell(r) for r in report.results),
+        cells=tuple(_cell(r, report.target) for r in report.results),
     )
 
 
-def _cell(result: PropertyResult) -> Cell:
+def _cell(result: PropertyResult, target: str) -> Cell:
     if result.status is Status.PASSED:
         return Cell(result.name, CellStatus.HOLDS, result.examples)
     if result.status is Status.SKIPPED:
@@ -70,7 +65,7 @@ def _cell(result: PropertyResult) -> Cell:
         actual=d.actual,
         explanation=d.explanation,
         saved_to=result.saved_to,
-        replay=replay_command(result.saved_to),
+        replay=replay_command(result.saved_to, target),
     )
     notes = (result.reason,) if result.reason else ()
     return Cell(result.name, CellStatus.DIVERGES, result.examples, divergences=(divergence,), notes=notes)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kafka_conformance.authorizer.targets import replay_command
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence
 from kafka_conformance.broker.probes import PROBES, ProbeResult
 from kafka_conformance.broker.report import BrokerReport
-from kafka_conformance.report.from_authorizer import replay_command
 from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Row
 
 __all__ = ["GENERATED", "broker_column", "broker_rows", "probe_row"]

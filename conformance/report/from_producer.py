@@ -11,11 +11,11 @@ broker shows on purpose); one KIP-185 allows is noted, not failed.
 
 from __future__ import annotations
 
+from kafka_conformance.authorizer.targets import replay_command
 from kafka_conformance.producer.render import describe_trace
 from kafka_conformance.producer.report import ProducerReport, RunResult, RunStatus
 from kafka_conformance.producer.trace_table import TRACE_TABLE
 from kafka_conformance.reference.delivery.verdicts import DELIVERY_ANOMALIES, Anomaly, Attribution
-from kafka_conformance.report.from_authorizer import replay_command
 from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Row
 
 __all__ = ["GENERATED", "producer_column", "producer_rows"]

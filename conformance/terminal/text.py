@@ -52,7 +52,7 @@ class ShownStream:
 def shown_stdout() -> Iterator[None]:
     """While the block runs, ``sys.stdout`` is a :class:`ShownStream` over the one in place."""
     previous = sys.stdout
-    sys.stdout = ShownStream(previous)  # type: ignore[assignment]
+    sys.stdout = ShownStream(previous)
     try:
         yield
     finally:

@@ -100,7 +100,7 @@ def test_a_divergence_opens_to_its_case_and_the_replay_command(browser: BrowserC
         details.locator("summary").click()
         assert details.get_attribute("open") is not None
         assert replay.is_visible()
-        assert divergence["replay"] == f"kafka-conformance replay {divergence['saved_to']}"
+        assert divergence["replay"] == f"kafka-conformance replay {divergence['saved_to']} --trust-saved-target"
         assert Path(divergence["saved_to"]).is_file()
         text = details.inner_text()
         for part in ("expected", divergence["expected"], "actual", divergence["actual"], "why Kafka answers so"):

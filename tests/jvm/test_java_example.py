@@ -63,7 +63,9 @@ def test_a_java_team_goes_from_a_maven_project_to_a_red_run_and_a_green_one(tmp_
         assert classpath not in red.stdout
     saved = sorted((project / "kafka-conformance-failures").glob("records-*.json"))
     assert saved, "the failing case is saved"
-    replayed = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "replay", str(saved[0])], cwd=project,
+    assert "--trust-saved-target" in red.stdout  # the replay command it prints: the file names code to run
+    replayed = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "replay", str(saved[0]),
+                               "--trust-saved-target"], cwd=project,
                               text=True, capture_output=True, timeout=600, check=False,
                               env={k: v for k, v in os.environ.items() if k != "KAFKA_CONFORMANCE_CLASSPATH"})
     assert replayed.returncode == 1 and "FAILED" in replayed.stdout, replayed.stdout + replayed.stderr

@@ -86,7 +86,8 @@ def test_divergence_exits_1_saves_replayable_case(tmp_path: Path) -> None:
     assert 1 <= len(case["scenario"]["acls"]) <= 2
     assert any(a["host"] not in ("*", q["context"]["host"]) for a in case["scenario"]["acls"]
                for q in case["scenario"]["queries"])
-    replay = run("replay", str(saved), cwd=tmp_path)
+    assert f"replay: kafka-conformance replay {report['results'][0]['saved_to']} --trust-saved-target" in done.stdout
+    replay = run("replay", str(saved), "--target", "python:broken:factory", cwd=tmp_path)
     assert replay.returncode == 1 and replay.stdout.startswith("FAILED"), replay.stdout
     fixed = run("replay", str(saved), "--target", "python:my_authorizer:factory", cwd=tmp_path)
     assert fixed.returncode == 0 and fixed.stdout.startswith("FIXED"), fixed.stdout

@@ -4,6 +4,7 @@ exit codes with and without a baseline."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -38,8 +39,10 @@ def test_a_divergence_exits_1_and_the_folder_holds_every_format(tmp_path: Path, 
     assert [s["suite"] for s in body["suites"]] == ["authorizer"]  # --target narrowed the suites
     saved = [d["saved_to"] for s in body["suites"] for c in s["columns"] for cell in c["cells"] for d in cell["divergences"]]
     assert saved and all(Path(p).is_file() and Path(p).is_relative_to(out / "cases") for p in saved)
-    # The replay command the report prints reproduces the case.
-    code, stdout, _ = _run(["replay", saved[0]], capsys)
+    # The replay command the report prints reproduces the case (and names the code it runs).
+    replay = [d["replay"] for s in body["suites"] for c in s["columns"] for cell in c["cells"] for d in cell["divergences"]]
+    assert replay[0] == f"kafka-conformance replay {saved[0]} --trust-saved-target"
+    code, stdout, _ = _run(shlex.split(replay[0])[1:], capsys)
     assert code == 1 and stdout.startswith("FAILED")
 
 

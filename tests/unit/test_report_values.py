@@ -78,7 +78,7 @@ def test_reference_holds_everywhere_and_each_mutant_diverges_in_its_own_column(r
             assert d.case and any(line.startswith("question:") for line in d.case)
             assert d.expected != d.actual and d.explanation
             assert d.saved_to is not None and Path(d.saved_to).is_file() and Path(d.saved_to).is_relative_to(cases)
-            assert d.replay == f"kafka-conformance replay {d.saved_to}"
+            assert d.replay == f"kafka-conformance replay {d.saved_to} --trust-saved-target"  # it runs code: said
     assert report.verdict is Verdict.DIVERGES and report.exit_code == 1
 
 

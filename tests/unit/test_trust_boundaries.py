@@ -166,3 +166,106 @@ def test_a_full_disk_under_a_report_is_exit_2_naming_the_file(
     assert code == 2, output
     assert f"cannot write {out}: No space left on device" in output and "Traceback" not in output
     assert not out.exists() and list(out.parent.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- files that run code
+
+ZOO = "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"
+
+
+@pytest.fixture(scope="module")
+def saved_case(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("saved")
+    assert main(["check", "authorizer", "--target", ZOO, "--max-examples", "5", "--seed", "0", "--quiet",
+                 "--failures-dir", str(folder)]) == 1
+    return sorted(folder.glob("authorize-*.json"))[0]
+
+
+@pytest.mark.parametrize("target", ["cmd:sh -c 'touch {tmp}/ran'", "python:os:getcwd", "jvm:com.example.Evil"])
+def test_replay_never_runs_code_a_file_names(target: str, saved_case: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    body = json.loads(saved_case.read_text())
+    body["target"] = target.format(tmp=tmp_path)
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(body))
+    code, output = _run(["replay", str(case)], capsys)
+    assert code == 2, output
+    assert "runs code of its own" in output and "--target SPEC" in output and "--trust-saved-target" in output
+    assert not (tmp_path / "ran").exists()
+
+
+def test_replay_runs_the_target_the_user_names_or_trusts(saved_case: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["replay", str(saved_case), "--target", "reference"], capsys)[0] == 0  # FIXED on the reference
+    assert _run(["replay", str(saved_case), "--trust-saved-target"], capsys)[0] == 1  # the mutant still fails
+    _, output = _run(["check", "authorizer", "--target", ZOO, "--max-examples", "5", "--seed", "0",
+                         "--failures-dir", str(saved_case.parent)], capsys)
+    assert "--trust-saved-target" in output  # the command the kit prints for its own file says it trusts it
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    (lambda b: b["scenario"].update(querys=b["scenario"].pop("queries")), "unknown field(s) 'querys'"),
+    (lambda b: b.update(targett=b.pop("target")), "unknown field(s) 'targett'"),
+    (lambda b: b.update(scenario={"config": {}, "acls": []}), "the scenario asks nothing"),
+    (lambda b: b.update(scenario=[]), "expected an object"),
+    (lambda b: b["scenario"].update(config=[1, 2]), "malformed case"),
+])
+def test_a_damaged_saved_case_is_refused_not_called_fixed(edit: object, says: str, saved_case: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    body = json.loads(saved_case.read_text())
+    edit(body)  # type: ignore[operator]
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(body))
+    code, output = _run(["replay", str(case), "--target", "reference"], capsys)
+    assert code == 2 and says in output and "FIXED" not in output, output
+
+
+@pytest.mark.parametrize("message", ['"""\nimport os; os.system("touch ran")\n"""', "C:\\Users\\x\\new", "\ud800 lone", "'''"])
+def test_a_producer_regression_file_is_valid_python_whatever_the_message(message: str, tmp_path: Path) -> None:
+    from kafka_conformance.producer.report import RunResult, RunStatus
+    from kafka_conformance.producer.saved import save_run
+    from kafka_conformance.producer.table import table_rows
+    from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, Property
+
+    anomaly = Anomaly("duplicate", next(iter(Property)), Attribution.CLIENT, message, values=(message,))
+    result = RunResult("generated", "kafka-python", f"bootstrap:h{message[:3]!s}:1", table_rows()[0].trace,
+                       RunStatus.CLIENT, anomalies=(anomaly,))
+    program = save_run(result, tmp_path, kafka_version="4.3.0").with_suffix(".py").read_text(errors="surrogateescape")
+    namespace: dict[str, object] = {}
+    exec(compile(program, "regression.py", "exec"), namespace)
+    assert namespace["FOUND"] == (anomaly.describe(),) and not (tmp_path / "ran").exists()
+
+
+# --------------------------------------------------------------------------- in-process targets
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.mark.parametrize(("act", "code", "says"), [
+    ("exit0", 1, "authorize() raised SystemExit(0): an in-process target cannot end the run"),
+    ("os_exit0", 1, "authorize() called os._exit(0): an in-process target cannot end the run"),
+    ("generator_exit", 1, "authorize() raised GeneratorExit()"),
+    ("interrupt", 1, "raised KeyboardInterrupt, and no signal arrived"),
+    ("chdir", 1, "changed the working directory to"),
+    ("rewrite", 1, "anomaly: deny-not-applied"),
+    ("close_hangs", 1, "close() gave no answer within 1 s"),
+    ("thread", 0, "left 1 thread(s) running ('hostile-forever')"),
+    ("fork", 0, "a python: target forked; its child is stopped"),
+])
+def test_an_in_process_target_cannot_bend_the_verdict(act: str, code: int, says: str, tmp_path: Path) -> None:
+    """Every run ends (no hang, the timeout only stops a broken test), with its verdict and its
+    report where the user asked for it, whatever the target did to the process it shares."""
+    import subprocess
+    import sys
+
+    (tmp_path / "elsewhere").mkdir()
+    env = {**os.environ, "PYTHONPATH": str(DATA), "HOSTILE_DIR": str(tmp_path / "elsewhere")}
+    done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "check", "authorizer", "--target",
+                           f"python:hostile_python:{act}", "--max-examples", "5", "--seed", "0", "--timeout", "1",
+                           "--quiet", "--report-json", "out.json"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    output = done.stdout + done.stderr
+    assert done.returncode == code, output
+    assert says in output and "Traceback" not in output, output
+    assert json.loads((tmp_path / "out.json").read_text())["exit_code"] == code
+    assert not (tmp_path / "elsewhere" / "out.json").exists()
+    assert ("verdict: conforms" in output) == (code == 0)

@@ -56,6 +56,7 @@ def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create(tmp_path:
     from kafka_conformance.adapters.brokers import wire_auth as wa
     from kafka_conformance.adapters.brokers.kafka_broker import start_kafka_broker
     from kafka_conformance.adapters.brokers.wire_client import WireClient
+    from kafka_conformance.credentials import Login
     from kafka_conformance.reference.acl.values import (
         AccessControlEntry,
         AclBinding,
@@ -65,7 +66,6 @@ def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create(tmp_path:
         ResourcePattern,
         ResourceType,
     )
-    from kafka_conformance.credentials import Login
     from kafka_conformance.requests.check import check_requests, render_requests_text
     from kafka_conformance.requests.targets import Connection, RequestsTarget, _ready
 
