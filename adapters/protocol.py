@@ -39,10 +39,12 @@ from kafka_conformance.reference.authorizer.records import AclRecord
 from kafka_conformance.reference.releases import KafkaVersion
 
 __all__ = [
+    "MESSAGE_LIMIT",
     "REQUIRED_METHODS",
     "AdapterError",
     "AuthorizerUnderTest",
     "Capabilities",
+    "cut",
     "validate_adapter",
 ]
 
@@ -147,6 +149,7 @@ class AdapterError(Exception):
     """The target could not answer (crash, timeout, malformed answer, bad declaration)."""
 
     def __init__(self, kind: str, message: str) -> None:
+        message = cut(message)  # a target's 50 MB message must not travel into every report whole
         self.kind = kind
         self.received: list[dict[str, Any] | None] | None = None
         """For a pipelined write that failed part-way: the answers that had come, by the
@@ -163,3 +166,14 @@ def validate_adapter(obj: object, *, where: str) -> None:
             "invalid-adapter",
             f"{where} does not implement the authorizer protocol; missing: {', '.join(missing)}",
         )
+
+
+MESSAGE_LIMIT = 4000
+"""The most of a target's message the kit keeps (errors, refusals): enough to read, never megabytes."""
+
+
+def cut(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` cut to ``limit`` characters, saying how much was left out."""
+    if len(message) <= limit:
+        return message
+    return f"{message[: limit - 60]}... ({len(message) - limit + 60:,} more characters left out)"

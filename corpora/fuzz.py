@@ -89,23 +89,35 @@ def start_run(spec: FuzzSpec) -> list[int]:
         corpus = load_corpus(Path(spec.corpus_dir))
         if corpus != spec.cases:
             raise ValueError(f"{spec.corpus_dir}: the corpus manifest changed since the run was planned")
+    from kafka_conformance.corpora.parquet_io import check_identity, manifest_digest
+
     write_or_check_manifest(out / "run.json", spec.manifest())
     for stale in (out / "verdicts").glob(".*.tmp") if (out / "verdicts").exists() else ():
         stale.unlink()  # a temporary file of a writer that died; its shard is redone
-    return [k for k in range(spec.cases.plan.shards) if not verdict_path(out, k).exists()]
+    digest, plan, todo = manifest_digest(spec.manifest()), spec.cases.plan, []
+    for k in range(plan.shards):
+        path = verdict_path(out, k)
+        if path.exists():  # done by an earlier run of this very spec, or refused here, naming the file
+            check_identity(path, digest, k, plan.size_of(k))
+        else:
+            todo.append(k)
+    return todo
 
 
 def process_shards(spec: FuzzSpec, shards: Iterable[int]) -> Iterator[tuple[int, int]]:
     """The executor's work: open the target once, check and write each shard not
     yet written, close the target.  Yields (shard, rows written or found)."""
-    from kafka_conformance.corpora.parquet_io import VERDICT_COLUMNS, row_count, write_atomically
+    from kafka_conformance.corpora.parquet_io import VERDICT_COLUMNS, check_identity, manifest_digest, write_atomically
 
     out = Path(spec.out)
+    digest = manifest_digest(spec.manifest())
     todo = []
     for k in shards:
         path = verdict_path(out, k)
-        if path.exists():  # written by an earlier attempt of this task, or an earlier run
-            yield k, row_count(path)
+        if path.exists():  # written by an earlier attempt of this task, or an earlier run of this very spec
+            rows = spec.cases.plan.size_of(k)
+            check_identity(path, digest, k, rows)
+            yield k, rows
         else:
             todo.append(k)
     if not todo:
@@ -119,7 +131,7 @@ def process_shards(spec: FuzzSpec, shards: Iterable[int]) -> Iterator[tuple[int,
             else:
                 cases = read_corpus_shard(Path(spec.corpus_dir), spec.cases, k, suite)
             rows = run_shard(cases, checker, suite.encode)
-            write_atomically(verdict_path(out, k), VERDICT_COLUMNS, rows_to_columns(rows))
+            write_atomically(verdict_path(out, k), VERDICT_COLUMNS, rows_to_columns(rows), belongs_to=digest, shard=k)
             yield k, len(rows)
     finally:
         checker.close()
@@ -137,15 +149,21 @@ def reconcile(spec: FuzzSpec) -> int:
 
     Raises AccountingError listing missing shards, wrong row counts, unknown or
     doubled case ids."""
-    from kafka_conformance.corpora.parquet_io import read_columns
+    from kafka_conformance.corpora.parquet_io import DamagedFile, check_identity, manifest_digest, read_columns
 
     out, plan, cs = Path(spec.out), spec.cases.plan, spec.cases
+    digest = manifest_digest(spec.manifest())
     problems: list[str] = []
     total = 0
     for k in range(plan.shards):
         path = verdict_path(out, k)
         if not path.exists():
             problems.append(f"shard {k}: no verdict file")
+            continue
+        try:
+            check_identity(path, digest, k, plan.size_of(k))
+        except DamagedFile as exc:
+            problems.append(str(exc))
             continue
         ids = read_columns(path, ["case_id"])["case_id"]
         expected = [case_id(cs.suite, cs.seed, k, i) for i in range(plan.size_of(k))]

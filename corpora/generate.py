@@ -34,14 +34,25 @@ __all__ = [
 
 SCHEMA_VERSION = 1
 CORPUS_FORMAT = "kafka-conformance/corpus"
+MAX_CASES = 10**9
+MAX_SHARD_SIZE = 100_000
+"""A shard is read and checked whole by one task: its cases, decoded, must fit in a worker's
+memory (about 5 KB each at most), so a manifest asking for more is refused, not attempted."""
+
+
+def _bounded(low: int, high: int, what: str) -> Any:
+    def check(_instance: object, _attribute: object, value: int) -> None:
+        if type(value) is not int or not low <= value <= high:
+            raise ValueError(f"{what} must be a whole number from {low:,} to {high:,}, got {value!r}")
+    return check
 
 
 @attrs.frozen
 class CorpusSpec:
     suite: str
     seed: int
-    cases: int
-    shard_size: int
+    cases: int = attrs.field(validator=_bounded(1, MAX_CASES, "the number of cases"))
+    shard_size: int = attrs.field(validator=_bounded(1, MAX_SHARD_SIZE, "the shard size"))
     settings: tuple[tuple[str, str], ...]
     generator_version: str = attrs.field(factory=generator_version)
     schema_version: int = SCHEMA_VERSION
@@ -69,9 +80,13 @@ class CorpusSpec:
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> CorpusSpec:
-        return cls(body["suite"], int(body["seed"]), int(body["cases"]), int(body["shard_size"]),
+        spec = cls(body["suite"], int(body["seed"]), int(body["cases"]), int(body["shard_size"]),
                    tuple(sorted((str(k), str(v)) for k, v in body["settings"].items())),
                    str(body["generator_version"]), int(body["schema_version"]))
+        if "shards" in body and body["shards"] != spec.plan.shards:
+            raise ValueError(f"it says {body['shards']!r} shards where {spec.cases} cases in shards of "
+                             f"{spec.shard_size} make {spec.plan.shards}")
+        return spec
 
 
 def generate_shard(suite: Suite, spec: CorpusSpec, shard: int) -> list[Case]:
@@ -89,14 +104,17 @@ def generate_corpus(directory: Path, spec: CorpusSpec, *, shards: Iterable[int] 
                     on_shard: Callable[[int, int], None] | None = None) -> bool:
     """Write the corpus (or the given shards of it) under ``directory``; shards already
     there are kept.  True when an existing, compatible corpus was resumed."""
-    from kafka_conformance.corpora.parquet_io import CASE_COLUMNS, write_atomically
+    from kafka_conformance.corpora.parquet_io import CASE_COLUMNS, check_identity, manifest_digest, write_atomically
 
     suite = get_suite(spec.suite)
     resumed = write_or_check_manifest(directory / "corpus.json", spec.to_json())
+    digest = manifest_digest(spec.to_json())
     settings = spec.settings_map
     for k in range(spec.plan.shards) if shards is None else shards:
         path = shard_path(directory, k)
-        if not path.exists():
+        if path.exists():  # kept only when it is this corpus's whole shard k
+            check_identity(path, digest, k, spec.plan.size_of(k))
+        else:
             cases = generate_shard(suite, spec, k)
             columns: dict[str, list[object]] = {
                 "case_id": [c.case_id for c in cases],
@@ -112,7 +130,7 @@ def generate_corpus(directory: Path, spec: CorpusSpec, *, shards: Iterable[int] 
                 "shard": [k] * len(cases),
                 "index": [c.index for c in cases],
             }
-            write_atomically(path, CASE_COLUMNS, columns)
+            write_atomically(path, CASE_COLUMNS, columns, belongs_to=digest, shard=k)
         if on_shard is not None:
             on_shard(k, spec.plan.size_of(k))
     return resumed
@@ -140,11 +158,12 @@ def load_corpus(directory: Path) -> CorpusSpec:
 
 
 def read_corpus_shard(directory: Path, spec: CorpusSpec, shard: int, suite: Suite) -> list[Case]:
-    from kafka_conformance.corpora.parquet_io import read_columns
+    from kafka_conformance.corpora.parquet_io import check_identity, manifest_digest, read_columns
 
     path = shard_path(directory, shard)
     if not path.exists():
         raise ValueError(f"{path}: shard {shard} of the corpus is missing")
+    check_identity(path, manifest_digest(spec.to_json()), shard, spec.plan.size_of(shard))  # before reading a row
     cols = read_columns(path, ["case_id", "property", "case", "index"])
     cases = []
     for cid, prop, text, index in zip(cols["case_id"], cols["property"], cols["case"], cols["index"], strict=True):

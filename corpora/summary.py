@@ -9,6 +9,8 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.authorizer.targets import replay_command
+
 __all__ = ["FailureGroup", "FuzzSummary", "to_json", "to_markdown", "to_text"]
 
 
@@ -79,7 +81,7 @@ def to_text(s: FuzzSummary) -> str:
     for f in s.failures:
         lines.append(f"{f.verdict.upper():5} {f.property} / {f.anomaly}: {f.count} cases, e.g. {f.first_case}")
         lines.append(f"      {f.detail}")
-        where = f.saved_to or "not reproduced on the driver (flaky target?)"
+        where = replay_command(f.saved_to, s.target) or "not reproduced on the driver (flaky target?)"
         lines.append(f"      shrunk from {f.size_before} to {f.size_after} parts; replay: {where}")
     lines.append("CONFORMS" if s.exit_code == 0 else f"DIVERGES: {len(s.failures)} distinct failures")
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from kafka_conformance.adapters.protocol import Capabilities
+from kafka_conformance.adapters.protocol import Capabilities, cut
 from kafka_conformance.reference.acl.filters import AclBindingFilter
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
@@ -242,7 +242,7 @@ def decode_count(value: object, path: str = "result") -> int:
 def decode_error(value: object, path: str) -> WireErrorInfo:
     obj = _obj(value, path)
     kind = _str(_field(obj, "kind", path), f"{path}.kind")
-    message = _str(obj.get("message", ""), f"{path}.message")
+    message = cut(_str(obj.get("message", ""), f"{path}.message"))
     exception = obj.get("exception")
     key = obj.get("key")
     return WireErrorInfo(

@@ -125,7 +125,8 @@ def test_{cx.property.replace("-", "_")}_{cx.anomaly.replace("-", "_")}():
 
 
 _CASE_FIELDS = frozenset({"format", "version", "target", "kafka_version", "flavour", "property", "anomaly", "seed",
-                          "mode", "scenario", "divergence", "adapter_error"})
+                          "mode", "scenario", "divergence", "adapter_error",
+                          "found"})  # a person's note on where the case came from (corpora/regressions)
 
 
 def load_case(path: str | Path) -> SavedCase:

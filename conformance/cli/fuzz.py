@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, master_default: str | None
     parser.add_argument("--cases", type=_positive, help="how many cases to generate (not with --corpus)")
     parser.add_argument("--corpus", type=Path, help="run the cases of this corpus instead of generating them")
     parser.add_argument("--seed", type=types.seed, default=0, help="generation seed (default: %(default)s)")
-    parser.add_argument("--shard-size", type=_positive, default=1000,
+    parser.add_argument("--shard-size", type=types.count(1, 100_000, "a shard size"), default=1000,
                         help="cases per shard, the unit of retry and resume (default: %(default)s)")
     parser.add_argument("--kafka-version", type=types.release, help="Kafka release whose semantics to check against")
     parser.add_argument("--flavour", choices=["standard", "acl"], help="StandardAuthorizer or AclAuthorizer")

@@ -37,7 +37,8 @@ def test_fuzz_finds_saves_and_replays_a_divergence(tmp_path: Path, capsys: pytes
     assert "DIVERGES" in capsys.readouterr().out
     saved = sorted((tmp_path / "r" / "failures").glob("*.json"))
     assert saved and "| fail |" in (tmp_path / "s.md").read_text()
-    assert main(["replay", *map(str, saved)]) == 1
+    assert main(["replay", *map(str, saved)]) == 2  # the files name a python: target: never run unasked
+    assert main(["replay", "--trust-saved-target", *map(str, saved)]) == 1
     assert main(["replay", "--target", "reference", *map(str, saved)]) == 0
 
 

@@ -11,7 +11,7 @@ from kafka_conformance.corpora.campaign import run_campaign
 from kafka_conformance.corpora.fuzz import AccountingError, FuzzSpec, process_shards, reconcile, start_run, verdict_path
 from kafka_conformance.corpora.generate import CorpusSpec, generate_corpus
 from kafka_conformance.corpora.manifest import IncompatibleDirectory
-from kafka_conformance.corpora.parquet_io import VERDICT_COLUMNS, read_columns, write_atomically
+from kafka_conformance.corpora.parquet_io import VERDICT_COLUMNS, manifest_digest, read_columns, write_atomically
 from kafka_conformance.corpora.suites.authorizer import AuthorizerSuite
 
 SETTINGS = tuple(sorted(AuthorizerSuite().generation_settings(target=None, kafka_version=None, flavour=None,
@@ -57,17 +57,23 @@ def test_a_retried_task_does_not_write_a_shard_twice(tmp_path: Path) -> None:
 def test_lost_and_doubled_rows_are_refused(tmp_path: Path) -> None:
     spec = _spec(tmp_path)
     run_campaign(spec, master=None)
+    digest = manifest_digest(spec.manifest())
     path = verdict_path(tmp_path, 2)
     cols = read_columns(path, list(VERDICT_COLUMNS))
     doubled = {name: values + values[:1] for name, values in cols.items()}
-    write_atomically(path, VERDICT_COLUMNS, doubled)
-    with pytest.raises(AccountingError, match=r"shard 2: 11 rows for 10 cases \(0 missing, 0 unknown, 1 doubled\)"):
+    write_atomically(path, VERDICT_COLUMNS, doubled, belongs_to=digest, shard=2)
+    with pytest.raises(AccountingError, match=r"shard-000002\.parquet: holds 11 rows \(it says 11\), the plan has 10"):
         reconcile(spec)
     lost = {name: values[1:] for name, values in cols.items()}
-    write_atomically(path, VERDICT_COLUMNS, lost)
-    with pytest.raises(AccountingError, match=r"45 cases planned, 44 verdict rows found: shard 2: 9 rows for 10 cases \(1 missing"):
+    write_atomically(path, VERDICT_COLUMNS, lost, belongs_to=digest, shard=2)
+    with pytest.raises(AccountingError, match=r"45 cases planned, 35 verdict rows found: .*holds 9 rows"):
         reconcile(spec)
-    write_atomically(verdict_path(tmp_path, 7), VERDICT_COLUMNS, cols)
+    swapped = {name: values[:1] + values[:-1] for name, values in cols.items()}  # as many rows, one case twice
+    write_atomically(path, VERDICT_COLUMNS, swapped, belongs_to=digest, shard=2)
+    with pytest.raises(AccountingError, match=r"shard 2: 10 rows for 10 cases \(1 missing, 0 unknown, 1 doubled\)"):
+        reconcile(spec)
+    write_atomically(path, VERDICT_COLUMNS, cols, belongs_to=digest, shard=2)
+    write_atomically(verdict_path(tmp_path, 7), VERDICT_COLUMNS, cols, belongs_to=digest, shard=7)
     with pytest.raises(AccountingError, match=r"outside the plan: shard-000007\.parquet"):
         reconcile(spec)
 

@@ -269,3 +269,84 @@ def test_an_in_process_target_cannot_bend_the_verdict(act: str, code: int, says:
     assert json.loads((tmp_path / "out.json").read_text())["exit_code"] == code
     assert not (tmp_path / "elsewhere" / "out.json").exists()
     assert ("verdict: conforms" in output) == (code == 0)
+
+
+# --------------------------------------------------------------------------- damaged state
+
+
+def _corpus(out: Path, capsys: pytest.CaptureFixture[str], cases: str = "30") -> tuple[int, str]:
+    return _run(["corpus", "generate", "--cases", cases, "--shards", "3", "--seed", "1", "--out", str(out)], capsys)
+
+
+@pytest.mark.parametrize(("damage", "says"), [
+    ("truncate", "shard-000001.parquet: not a whole Parquet file"),
+    ("swap", "shard-000001.parquet: holds shard 0, not shard 1"),
+    ("other-corpus", "shard-000001.parquet: belongs to another corpus or run"),
+])
+def test_a_damaged_corpus_shard_is_refused_on_resume_and_on_use(
+        damage: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "corpus"
+    assert _corpus(out, capsys)[0] == 0
+    shard = out / "cases" / "shard-000001.parquet"
+    if damage == "truncate":
+        shard.write_bytes(shard.read_bytes()[: shard.stat().st_size // 2])
+    elif damage == "swap":
+        shard.write_bytes((out / "cases" / "shard-000000.parquet").read_bytes())
+    else:
+        assert _run(["corpus", "generate", "--cases", "30", "--shards", "3", "--seed", "2", "--out",
+                     str(tmp_path / "other")], capsys)[0] == 0
+        shard.write_bytes((tmp_path / "other" / "cases" / "shard-000001.parquet").read_bytes())
+    code, output = _corpus(out, capsys)
+    assert code == 2 and says in output and "Traceback" not in output, output
+    code, output = _run(["fuzz", "--target", "reference", "--corpus", str(out), "--no-spark", "--out",
+                         str(tmp_path / "run")], capsys)
+    assert code == 2 and says in output, output
+
+
+def test_a_run_folder_that_lost_its_manifest_does_not_lend_its_verdicts_to_another_target(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyarrow")
+    run = tmp_path / "run"
+    argv = ["fuzz", "--cases", "20", "--shard-size", "10", "--seed", "3", "--no-spark", "--out", str(run)]
+    assert _run([*argv, "--target", "reference"], capsys)[0] == 0
+    (run / "run.json").unlink()
+    code, output = _run([*argv, "--target", "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"], capsys)
+    assert code == 2 and "shard-000000.parquet: belongs to another corpus or run" in output, output
+
+
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("cases", 10**15, "the number of cases must be a whole number from 1 to 1,000,000,000"),
+    ("shard_size", 10**7, "the shard size must be a whole number from 1 to 100,000"),
+    ("shards", 7, "it says 7 shards where 30 cases in shards of 10 make 3"),
+])
+def test_a_manifest_claiming_what_it_cannot_hold_is_refused_at_once(
+        field: str, value: int, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "corpus"
+    assert _corpus(out, capsys)[0] == 0
+    body = json.loads((out / "corpus.json").read_text())
+    body[field] = value
+    (out / "corpus.json").write_text(json.dumps(body))
+    code, output = _run(["fuzz", "--target", "reference", "--corpus", str(out), "--no-spark", "--out",
+                         str(tmp_path / "run")], capsys)
+    assert code == 2 and says in output, output
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def test_a_5_mb_adapter_message_with_escape_codes_is_cut_and_made_visible(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    server = DATA / "subprocess" / "faulty_server.py"
+    done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "check", "authorizer", "--target",
+                           f"cmd:{sys.executable} {server} huge-error", "--max-examples", "3", "--seed", "0", "--quiet",
+                           "--report-json", "out.json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output[-2000:]
+    assert "more characters left out" in output and "\\x1b]0;pwned\\x07" in output
+    assert "\x1b" not in output and "\r" not in output and len(output) < 200_000
+    assert (tmp_path / "out.json").stat().st_size < 200_000

@@ -8,6 +8,8 @@ the kit's handling of a faulty adapter is tested apart from any divergence.
 * ``half-line``: at the first ``authorize``, writes half a response line and stops;
 * ``helper``: at start-up starts a helper process in a session of its own (``setsid``),
   writes the helper's pid to the file named by ``$FAULTY_HELPER_PIDS``, then behaves;
+* ``huge-error``: answers the first ``authorize`` with a 5 MB error message that starts with
+  terminal escape sequences (it retitles the window and clears the screen);
 * ``ok``: behaves.
 """
 
@@ -43,6 +45,11 @@ def main() -> None:
             if MODE == "crash-every" and authorizes % N == 0:
                 print("faulty: crashing on purpose", file=sys.stderr, flush=True)
                 os._exit(3)
+            if MODE == "huge-error":
+                message = "\x1b]0;pwned\x07\x1b[2J\r" + "x" * 5_000_000
+                out.write(json.dumps({"id": request["id"], "error": {"kind": "no-such-kind", "message": message}}) + "\n")
+                out.flush()
+                continue
             if (MODE == "hang-after" and authorizes > N) or MODE == "half-line":
                 if MODE == "half-line":
                     out.write('{"id": ' + str(request["id"]) + ', "resu')
