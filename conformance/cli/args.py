@@ -105,6 +105,13 @@ def output_file(path: Path | None, option: str) -> None:
     """Refuse, before the run, a report file that cannot be written."""
     if path is None:
         return
+    try:
+        _output_file(path, option)
+    except OSError as exc:  # a name too long, a symlink loop, ...: the path itself is unusable
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}", where=option) from None
+
+
+def _output_file(path: Path, option: str) -> None:
     if path.is_dir():
         raise UsageError(f"{path} is a directory; give a file name", where=option)
     if path.exists() and not os.access(path, os.W_OK):
@@ -131,6 +138,13 @@ def output_dir(path: Path | None, option: str) -> None:
     """Refuse, before the run, an output folder that is a file or cannot be created or written."""
     if path is None:
         return
+    try:
+        _output_dir(path, option)
+    except OSError as exc:
+        raise UsageError(f"cannot use {path}: {exc.strerror or exc}", where=option) from None
+
+
+def _output_dir(path: Path, option: str) -> None:
     if path.exists() and not path.is_dir():
         raise UsageError(f"{path} is a file, not a folder", where=option)
     if path.exists() and not os.access(path, os.W_OK | os.X_OK):

@@ -173,6 +173,11 @@ def guarded(run: Callable[[], int], *, cleanup: Callable[[], None] = lambda: Non
         if isinstance(exc, user_errors()):
             _say(abbreviate(exc.render() if isinstance(exc, UsageError) else str(exc), 2000))
             return EXIT_USAGE
+        if isinstance(exc, OSError) and exc.filename is not None:  # a path of the user's: full, gone, not a folder
+            what = ("a file stands where the kit needs a folder" if isinstance(exc, FileExistsError | NotADirectoryError)
+                    else exc.strerror or str(exc))
+            _say(abbreviate(f"{exc.filename}: {what}", 2000))
+            return EXIT_USAGE
         print("kafka-conformance: internal error: this is a bug in kafka-conformance, not in your "
               f"implementation or input; {ISSUES_HINT}:", file=sys.stderr)
         print(redact(traceback.format_exc()), file=sys.stderr, end="")

@@ -350,3 +350,33 @@ def test_a_5_mb_adapter_message_with_escape_codes_is_cut_and_made_visible(tmp_pa
     assert "more characters left out" in output and "\\x1b]0;pwned\\x07" in output
     assert "\x1b" not in output and "\r" not in output and len(output) < 200_000
     assert (tmp_path / "out.json").stat().st_size < 200_000
+
+
+# --------------------------------------------------------------------------- odd paths
+
+
+def test_odd_paths_are_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": "kafka-conformance/authorizer-case", "version": 1, "scenario": '
+                    + "[" * 100_000 + "]" * 100_000 + "}")
+    rows = [
+        (["check", "authorizer", "--target", "reference", "--report-json", str(tmp_path / ("a" * 300 + ".json"))],
+         "File name too long"),
+        (["report", "--suite", "authorizer", "--profile", "smoke", "--out", str(tmp_path / "loop1" / "x")],
+         "Too many levels of symbolic links"),
+        (["replay", str(deep)], "nested deeper than"),
+    ]
+    for argv, says in rows:
+        code, output = _run(argv, capsys)
+        assert code == 2 and says in output and "Traceback" not in output, (argv, output)
+
+
+def test_a_run_folder_part_replaced_by_a_file_is_exit_2_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyarrow")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "verdicts").write_text("not a folder")
+    code, output = _run(["fuzz", "--target", "reference", "--cases", "10", "--no-spark", "--out", str(tmp_path / "run")],
+                        capsys)
+    assert code == 2 and "verdicts: a file stands where the kit needs a folder" in output, output
