@@ -76,14 +76,17 @@ class Target:
 
 def short_label(spec: str) -> str:
     """A spec short enough to read: a ``jvm:`` target by its class's simple name and the jar
-    it comes from (a classpath can be kilobytes long), any other spec as it is, cut at 80
-    characters."""
+    it comes from (a classpath can be kilobytes long), a long ``python:`` one by its module's
+    last part and its factory, any other spec as it is, cut at 80 characters."""
     kind, _, rest = spec.partition(":")
     if kind == "jvm" and rest:
         class_name, *options = rest.split(",")
         label = f"jvm:{class_name.strip().rsplit('.', 1)[-1]}"
         jars = [os.path.basename(o.partition("=")[2]) for o in options if o.strip().startswith("jar=")]
         return label + (f" ({', '.join(jars)})" if jars else "")
+    if kind == "python" and len(spec) > 48:  # the module's last part and the factory: what tells targets apart
+        module, _, attr = rest.partition(":")
+        spec = f"python:{module.rsplit('.', 1)[-1]}:{attr}"
     return spec if len(spec) <= 80 else spec[:77] + "..."
 
 

@@ -9,10 +9,11 @@ page's data, :mod:`~kafka_conformance.report.write_text`), and ends with where
 the page is and the verdict.  ``--render-md-from`` runs nothing: it renders the
 findings block that ``docs/*-conformance.md`` embed from a saved ``report.json``.
 
-Exit codes: 0 no divergence (with ``--baseline``: no new divergence); 1 a
-divergence (with ``--baseline``: a new one); 2 usage error: an unknown target,
-client, broker or suite, an output folder that cannot be written, a baseline
-that cannot be read.
+Exit codes: 0 everything asked for ran and held (with ``--baseline``: no new
+divergence); 1 a divergence (with ``--baseline``: a new one); 2 usage error: an
+unknown target, client, broker or suite, an output folder that cannot be written,
+a baseline that cannot be read; 4 no divergence, but something asked for could
+not run.
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all-runnable", action="store_true",
                         help="also every JVM target this machine can run (every fetched kafka:VERSION authorizer and "
                              "broker, the java producer): slow")
+    parser.add_argument("--demo", action="store_true",
+                        help="also run a planted bug (the reference with ALLOW beating DENY), shown as the demonstration "
+                             "it is: what a finding looks like, never counted in the verdict or the exit code")
     parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
     parser.add_argument("--timeout", type=types.seconds,
                         help="seconds one call into an authorizer target may take (default: 10)")
@@ -119,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             report = run_report(
                 suites=args.suites, targets=args.targets, clients=args.clients, brokers=args.brokers,
                 kafka_version=args.kafka_version, profile=args.profile, all_runnable=args.all_runnable, seed=args.seed,
-                failures_dir=args.out / "cases", timeout=args.timeout, progress=progress,
+                failures_dir=args.out / "cases", timeout=args.timeout, progress=progress, demo=args.demo,
             )
     except ReportError as exc:
         raise UsageError(str(exc)) from exc

@@ -29,7 +29,7 @@ def write_report(report: Report, folder: str | Path, comparison: Comparison | No
     texts = {
         "index.html": to_html(report, comparison),
         "report.json": dumps_json(report, comparison),
-        "summary.md": to_markdown(report, comparison),
+        "summary.md": to_markdown(report, comparison, out),
         "junit.xml": to_junit_xml(report),
     }
     written = {}

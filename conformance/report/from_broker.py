@@ -70,7 +70,8 @@ def _generated(report: BrokerReport) -> Cell:
     if errors:
         return Cell(GENERATED, CellStatus.COULD_NOT_RUN, report.examples, reason=errors[0], notes=errors[1:])
     if report.examples == 0:
-        return Cell(GENERATED, CellStatus.NOT_APPLICABLE, 0, reason="no generated cases were asked for (probe table only)")
+        return Cell(GENERATED, CellStatus.NOT_RUN, 0, reason="no generated cases were asked for (probe table only; "
+                                                             "--max-examples N asks for them)")
     return Cell(GENERATED, CellStatus.HOLDS, report.examples)
 
 

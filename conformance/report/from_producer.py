@@ -39,11 +39,11 @@ def column_target(client: str, broker: str) -> str:
 
 def producer_column(report: ProducerReport, *, description: str = "", table_left_out: str = "") -> Column:
     """``table_left_out`` says why the trace table did not run (a profile that runs it on the model
-    engine only): its rows are then not applicable, with that reason, rather than missing."""
+    engine only): its rows are then not run, with that reason, rather than missing."""
     cells = [_generated(report)]
     cells += [_table_cell(r) for r in report.table]
     if table_left_out and not report.table:
-        cells += [Cell(r.id, CellStatus.NOT_APPLICABLE, reason=table_left_out) for r in producer_rows() if r.id != GENERATED]
+        cells += [Cell(r.id, CellStatus.NOT_RUN, reason=table_left_out) for r in producer_rows() if r.id != GENERATED]
     return Column(
         suite="producer",
         target=column_target(report.client, report.broker),

@@ -12,10 +12,12 @@ import enum
 import attrs
 
 __all__ = [
+    "EXIT_INCOMPLETE",
     "Cell",
     "CellStatus",
     "Column",
     "Divergence",
+    "Finding",
     "NotRun",
     "Report",
     "Row",
@@ -23,6 +25,8 @@ __all__ = [
     "Verdict",
 ]
 
+EXIT_INCOMPLETE = 4
+"""A run where something asked for could not run (and nothing diverged): not a pass for a CI job."""
 REPORT_FORMAT = "kafka-conformance/report"
 REPORT_VERSION = 1
 SUITES = ("authorizer", "producer", "broker")
@@ -37,6 +41,8 @@ class CellStatus(enum.Enum):
     """The row was meant to run and did not (the target crashed, stopped answering, or was missing a prerequisite)."""
     NOT_APPLICABLE = "not-applicable"
     """Out of the target's declared scope, or a trace the client cannot express: no evidence, and none expected."""
+    NOT_RUN = "not-run"
+    """Not asked for this time (the profile runs it elsewhere, or no examples were asked): the reason says how to run it."""
 
 
 class Verdict(enum.Enum):
@@ -100,6 +106,8 @@ class Column:
     cells: tuple[Cell, ...] = ()
     problem: str = ""
     """Why the whole column could not run, when it could not."""
+    demonstration: bool = False
+    """A planted bug the run shows the kit catching (``report --demo``): on the page, never in the exit code."""
 
     @property
     def id(self) -> str:
@@ -145,21 +153,56 @@ class Report:
     def count(self, status: CellStatus) -> int:
         return sum(1 for _, cell in self.cells() if cell.status is status)
 
+    def judged(self) -> tuple[tuple[Column, Cell], ...]:
+        """The cells the verdict stands on: every cell but those of demonstration columns."""
+        return tuple((col, cell) for col, cell in self.cells() if not col.demonstration)
+
     @property
     def verdict(self) -> Verdict:
-        if self.count(CellStatus.DIVERGES):
+        judged = self.judged()
+        if any(cell.status is CellStatus.DIVERGES for _, cell in judged):
             return Verdict.DIVERGES
-        if self.count(CellStatus.COULD_NOT_RUN) or any(c.problem for c in self.columns()):
+        if (any(cell.status is CellStatus.COULD_NOT_RUN for _, cell in judged)
+                or any(c.problem for c in self.columns() if not c.demonstration)):
             return Verdict.INCOMPLETE
         return Verdict.HOLDS
 
     @property
     def exit_code(self) -> int:
-        """Without a baseline: 1 on any divergence, else 0 (cells that could not run are reported, not failed)."""
-        return 1 if self.verdict is Verdict.DIVERGES else 0
+        """Without a baseline: 1 on any divergence, 4 when something asked for could not run, else 0."""
+        return {Verdict.DIVERGES: 1, Verdict.INCOMPLETE: EXIT_INCOMPLETE}.get(self.verdict, 0)
+
+    def findings(self) -> tuple[Finding, ...]:
+        """One entry per distinct bug: a target's divergences with the same anomaly, whatever row
+        (property, trace, probe) showed them, represented by the smallest case; demonstration
+        columns last."""
+        groups: dict[tuple[str, str], list[tuple[Column, Cell, Divergence]]] = {}
+        for col, cell in self.cells():
+            for d in cell.divergences:
+                groups.setdefault((col.id, d.anomaly), []).append((col, cell, d))
+        out = []
+        for found in groups.values():
+            col, _, first = min(found, key=lambda f: (len(f[2].case), f[1].row))
+            out.append(Finding(col.suite, col.target, col.release, tuple(dict.fromkeys(c.row for _, c, _ in found)),
+                               first, col.demonstration))
+        return tuple(sorted(out, key=lambda f: f.demonstration))
 
     def verdict_line(self) -> str:
         counts = ", ".join(f"{self.count(s)} {s.value}" for s in CellStatus if self.count(s))
         columns = len(self.columns())
-        return (f"verdict: {self.verdict.value} ({columns} column{'s' if columns != 1 else ''}; {counts or 'no cells'}) "
-                f"in {self.duration_s:.1f}s")
+        demo = sum(c.demonstration for c in self.columns())
+        shown = f"; the {demo} demonstration column{'s' if demo != 1 else ''} not counted" if demo else ""
+        return (f"verdict: {self.verdict.value} ({columns} column{'s' if columns != 1 else ''}; {counts or 'no cells'}"
+                f"{shown}) in {self.duration_s:.1f}s")
+
+
+@attrs.frozen
+class Finding:
+    """One distinct bug in one target: the rows that showed it and its smallest case."""
+
+    suite: str
+    target: str
+    release: str
+    rows: tuple[str, ...]
+    divergence: Divergence
+    demonstration: bool = False

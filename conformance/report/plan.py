@@ -40,6 +40,8 @@ NAMED_ONLY_BROKERS = {
 """Wheel brokers installed as a side effect of a client: a user who installed confluent-kafka to test it did not
 ask for a verdict on its mock, so the defaults leave it out and say why."""
 DEFAULT_IDEMPOTENCE_VERSION = "4.3.0"
+DEMONSTRATION = "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"
+"""``--demo``'s planted bug: the reference with an ALLOW that beats a DENY (KIP-11 says DENY wins)."""
 
 
 class ReportError(ValueError):
@@ -56,6 +58,8 @@ class Plan:
     """(broker target, named by the user)."""
     kafka_version: str | None = None
     not_run: tuple[NotRun, ...] = ()
+    demonstrations: tuple[str, ...] = ()
+    """Authorizer target specs run as demonstrations (``--demo``): shown, never counted."""
 
 
 def target_suites(spec: str) -> tuple[str, ...]:
@@ -87,8 +91,10 @@ def make_plan(
     kafka_version: str | None = None,
     all_runnable: bool = False,
     timeout: float | None = None,
+    demo: bool = False,
 ) -> Plan:
-    """Validate the user's choices and fill in the defaults; raises :class:`ReportError`."""
+    """Validate the user's choices and fill in the defaults; raises :class:`ReportError`.
+    ``demo`` adds :data:`DEMONSTRATION` to the authorizers, marked as the demonstration it is."""
     chosen = _suites(suites, targets, clients, brokers)
     named_auth = [t for t in targets if isinstance(t, Target) or "authorizer" in target_suites(t)]
     named_brokers = [t for t in targets if isinstance(t, str) and "broker" in target_suites(t)]
@@ -104,9 +110,13 @@ def make_plan(
                               "kafka:VERSION, bootstrap:HOST:PORT); 'kafka-conformance targets' lists them")
     not_run: list[NotRun] = []
     authorizers = _authorizers(named_auth, kafka_version, all_runnable, timeout, not_run) if "authorizer" in chosen else ()
+    demonstrations: tuple[str, ...] = ()
+    if demo and "authorizer" in chosen:
+        authorizers += _authorizers([DEMONSTRATION], kafka_version, False, timeout, not_run)
+        demonstrations = (DEMONSTRATION,)
     producers = _producers(clients, brokers, all_runnable, not_run) if "producer" in chosen else ()
     broker_targets = _brokers(named_brokers, kafka_version, all_runnable, not_run) if "broker" in chosen else ()
-    return Plan(chosen, authorizers, producers, broker_targets, kafka_version, tuple(not_run))
+    return Plan(chosen, authorizers, producers, broker_targets, kafka_version, tuple(not_run), demonstrations)
 
 
 def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clients: Sequence[str],

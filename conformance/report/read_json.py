@@ -105,6 +105,7 @@ def _column(obj: Any, where: str) -> Column:
         duration_s=float(_opt(obj, "duration_s", (int, float), where, 0.0)),
         cells=tuple(_cell(c, f"{where}.cells[{i}]") for i, c in enumerate(cells)),
         problem=_opt(obj, "problem", str, where, ""),
+        demonstration=_opt(obj, "demonstration", bool, where, False),
     )
 
 

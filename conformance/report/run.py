@@ -73,6 +73,7 @@ def run_report(
     failures_dir: str | Path | None = None,
     timeout: float | None = None,
     progress: ProgressSink | None = None,
+    demo: bool = False,
 ) -> Report:
     """Run the chosen suites over their targets and return the :class:`Report`.
 
@@ -84,17 +85,19 @@ def run_report(
     under ``failures_dir`` for ``kafka-conformance replay``.  ``progress`` receives
     every suite's :class:`~kafka_conformance.terminal.events.ProgressEvent` values,
     and a note per target not run here and per column done.  Raises
-    :class:`~.plan.ReportError` for bad input, before anything runs.
+    :class:`~.plan.ReportError` for bad input, before anything runs.  ``demo`` adds a
+    planted bug as a demonstration column (:data:`~.plan.DEMONSTRATION`): its findings are on
+    the page, marked so, and never in the verdict or the exit code.
     """
     if profile not in PROFILES:
         raise ReportError(f"unknown profile {profile!r}; profiles are {', '.join(PROFILES)}")
     depth = PROFILES[profile]
     plan = make_plan(suites=suites, targets=targets, clients=clients, brokers=brokers, kafka_version=kafka_version,
-                     all_runnable=all_runnable, timeout=timeout)
+                     all_runnable=all_runnable, timeout=timeout, demo=demo)
     say = _Say(progress)
     for gone in plan.not_run:
         say.note(gone.suite, gone.target, f"not run here: {gone.reason}")
-    saves = Path(failures_dir) if failures_dir is not None else None
+    saves = Path(failures_dir).absolute() if failures_dir is not None else None  # replayable from any directory
     seed = run_seed(seed)  # one seed for every suite, named once at the top of the report
     started = time.monotonic()
     runs = []
@@ -149,8 +152,11 @@ def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | 
             release = str(target.capabilities.profile())
             columns.append(_done(say, unrunnable("authorizer", target.spec, release, str(exc), rows)))
             continue
-        what = "the kit's reference authorizer" if target.spec.startswith("reference") else ""
-        columns.append(_done(say, authorizer_column(report, description=what)))
+        demonstration = target.spec in plan.demonstrations
+        what = ("a planted bug (ALLOW beats DENY), to show the kit catching one" if demonstration
+                else "the kit's reference authorizer" if target.spec.startswith("reference") else "")
+        column = authorizer_column(report, description=what)
+        columns.append(_done(say, attrs.evolve(column, demonstration=demonstration)))
     return SuiteRun("authorizer", rows, tuple(columns))
 
 

@@ -12,10 +12,12 @@ the data is escaped.
 
 from __future__ import annotations
 
+import difflib
 from html import escape
 
+from kafka_conformance.authorizer.targets import short_label
 from kafka_conformance.report.baseline import Comparison, Found
-from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Report, SuiteRun
+from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Finding, Report, SuiteRun
 from kafka_conformance.terminal.verdict import seed_text
 
 __all__ = ["ICONS", "to_html"]
@@ -25,12 +27,14 @@ ICONS = {
     CellStatus.DIVERGES: "✗",
     CellStatus.COULD_NOT_RUN: "⚠",
     CellStatus.NOT_APPLICABLE: "–",
+    CellStatus.NOT_RUN: "○",
 }
 WORDS = {
     CellStatus.HOLDS: "holds",
     CellStatus.DIVERGES: "diverges",
     CellStatus.COULD_NOT_RUN: "could not run",
     CellStatus.NOT_APPLICABLE: "not applicable",
+    CellStatus.NOT_RUN: "not run",
 }
 SUITE_TITLES = {
     "authorizer": "ACL authorizers: Kafka's authorization properties",
@@ -39,7 +43,7 @@ SUITE_TITLES = {
 }
 
 _CSS = """
-:root { --holds: #e3f4e1; --diverges: #fbe0de; --could-not-run: #fdf1d6; --not-applicable: #eeeeee; --ink: #1d1d1f; }
+:root { --holds: #e3f4e1; --diverges: #fbe0de; --could-not-run: #fdf1d6; --not-applicable: #eeeeee; --not-run: #f4f4f8; --ink: #1d1d1f; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 1.5rem; }
 h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
 .verdict { font-weight: 600; }
@@ -52,11 +56,17 @@ thead th { background: #f5f5f7; position: sticky; top: 0; }
 thead th code { overflow-wrap: anywhere; }
 th[scope=row] { font-weight: normal; max-width: 28rem; }
 th[scope=row] code { font-weight: 600; }
-td { min-width: 9rem; }
+td { min-width: 7rem; max-width: 16rem; overflow-wrap: anywhere; }
 td.holds { background: var(--holds); }
 td.diverges { background: var(--diverges); }
 td.could-not-run { background: var(--could-not-run); }
 td.not-applicable { background: var(--not-applicable); }
+td.not-run { background: var(--not-run); }
+.findings article { border: 1px solid #bbb; border-left: 6px solid #c0392b; padding: .5rem .75rem; margin: .75rem 0; max-width: 60rem; }
+.findings article.demonstration { border-left-color: #777; }
+.findings h3 { font-size: 1.05rem; margin: 0 0 .25rem; }
+mark { background: #ffe08a; color: inherit; }
+.collapsed { color: #444; }
 .icon { font-weight: 700; margin-right: .25rem; }
 .cases { color: #444; font-size: .85em; }
 .badge { border: 1px solid currentColor; border-radius: .3rem; padding: 0 .25rem; font-size: .8em; margin-left: .25rem; }
@@ -117,6 +127,61 @@ def _cases(n: int) -> str:
     return f' <span class="cases">({n} case{"s" if n != 1 else ""})</span>' if n else ""
 
 
+def _marked(text: str, other: str) -> str:
+    """``text`` escaped, its words that ``other`` does not have at that place in ``<mark>``: what
+    differs between the expected and the actual answer, at a glance."""
+    mine, theirs = text.split(" "), other.split(" ")
+    out = []
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(a=mine, b=theirs, autojunk=False).get_opcodes():
+        words = _e(" ".join(mine[i1:i2]))
+        out.append(words if tag == "equal" or not words else f"<mark>{words}</mark>")
+    return " ".join(w for w in out if w)
+
+
+def _finding(f: Finding, n: int) -> str:
+    d = f.divergence
+    kind = " demonstration" if f.demonstration else ""
+    where = ", ".join(f.rows)
+    parts = [f'<article class="finding{kind}" id="finding-{n}">',
+             f"<h3>{n}. <code>{_e(d.anomaly)}</code> in <code>{_e(short(f.target))}</code> (Kafka {_e(f.release)})</h3>"]
+    if f.demonstration:
+        parts.append("<p><strong>A demonstration:</strong> a bug planted in a copy of the reference, to show what the kit "
+                     "does when it finds one. It is not counted in the verdict or the exit code.</p>")
+    if d.summary:
+        parts.append(f"<p>{_e(d.summary)}</p>")
+    parts.append(f"<p>Shown by: {_e(where)} ({f.suite} suite).</p>")
+    if d.case:
+        parts.append(f"<pre>{_e(chr(10).join(d.case))}</pre>")
+    parts.append("<dl>")
+    parts.append(f"<dt>expected (Kafka)</dt><dd>{_marked(d.expected, d.actual)}</dd>")
+    parts.append(f"<dt>actual</dt><dd>{_marked(d.actual, d.expected)}</dd>")
+    if d.explanation:
+        parts.append(f"<dt>why Kafka answers so</dt><dd>{_e(d.explanation)}</dd>")
+    if d.replay:
+        parts.append(f"<dt>reproduce</dt><dd><code>{_e(d.replay)}</code></dd>")
+    parts.append("</dl></article>")
+    return "".join(parts)
+
+
+def _findings(report: Report) -> str:
+    found = report.findings()
+    if not found:
+        return ""
+    real = sum(not f.demonstration for f in found)
+    head = (f"{real} distinct divergence{'s' if real != 1 else ''} to look at, each with its smallest case"
+            if real else "No divergence in what was asked for. Below, the demonstration: what a finding looks like")
+    return ('<section class="findings" id="findings"><h2>Findings</h2>'
+            f"<p>{_e(head)}.</p>"
+            + "".join(_finding(f, n) for n, f in enumerate(found, 1)) + "</section>")
+
+
+def short(target: str) -> str:
+    """A column's label (:func:`~kafka_conformance.authorizer.targets.short_label`, cut at 48
+    characters); the whole spec stays in the tooltip and in report.json."""
+    label = short_label(target)
+    return label if len(label) <= 48 else f"{label[:45]}…"
+
+
 def _divergence(d: Divergence, new: bool) -> str:
     badge = ' <span class="badge">new</span>' if new else ""
     parts = [f"<details><summary><code>{_e(d.anomaly)}</code>{badge}</summary>"]
@@ -153,19 +218,30 @@ def _suite(run: SuiteRun, new: set[Found]) -> str:
     title = SUITE_TITLES.get(run.suite, run.suite)
     out = [f'<section id="suite-{_e(run.suite)}"><h2>{_e(title)}</h2>']
     if not run.columns:
-        out.append("<p>No target of this suite ran.</p></section>")
+        out.append('<p class="collapsed">No target of this suite ran.</p></section>')
         return "".join(out)
     out.append(f"<table><caption>{_e(run.suite)} suite: rows are Kafka's promises, columns the targets at their release</caption>")
     out.append('<thead><tr><th scope="col">Kafka\'s promise</th>')
     for col in run.columns:
-        what = f'<br><small>{_e(col.description)}</small>' if col.description else ""
-        out.append(f'<th scope="col"><code>{_e(col.target)}</code><br>Kafka {_e(col.release)}{what}</th>')
+        tip = _e(f"{col.target}: {col.description}" if col.description else col.target)
+        demo = "<br><small>(demonstration)</small>" if col.demonstration else ""
+        out.append(f'<th scope="col" title="{tip}"><code>{_e(short(col.target))}</code><br>Kafka {_e(col.release)}{demo}</th>')
     out.append("</tr></thead><tbody>")
+    quiet = []  # rows no column ran: one line below the table, not a screen of grey cells
     for row in run.rows:
+        cells = [col.cell(row.id) for col in run.columns]
+        if all(c is None or c.status in (CellStatus.NOT_RUN, CellStatus.NOT_APPLICABLE) for c in cells):
+            quiet.append((row, next((c.reason for c in cells if c is not None and c.reason), "")))
+            continue
         out.append(f'<tr id="{_e(run.suite)}-{_e(row.id)}"><th scope="row"><code>{_e(row.id)}</code><br>{_e(row.title)}</th>')
-        out += [_cell(col, col.cell(row.id), new) for col in run.columns]
+        out += [_cell(col, cell, new) for col, cell in zip(run.columns, cells, strict=True)]
         out.append("</tr>")
     out.append("</tbody></table>")
+    if quiet:
+        reasons = list(dict.fromkeys(reason for _, reason in quiet if reason))
+        items = "".join(f"<li><code>{_e(row.id)}</code> {_e(row.title)}</li>" for row, _ in quiet)
+        out.append(f'<details class="collapsed"><summary>{len(quiet)} more promise{"s" if len(quiet) != 1 else ""} no '
+                   f"target ran here ({_e('; '.join(reasons)) or 'not applicable'})</summary><ul>{items}</ul></details>")
     problems = [c for c in run.columns if c.problem]
     if problems:
         out.append("<ul>" + "".join(f"<li><code>{_e(c.target)}</code> could not run: {_e(c.problem)}</li>" for c in problems)
@@ -211,6 +287,7 @@ def to_html(report: Report, comparison: Comparison | None = None) -> str:
     ]
     if comparison is not None:
         parts.append(_comparison(comparison))
+    parts.append(_findings(report))
     parts += [_suite(run, new) for run in report.suites]
     if report.not_run:
         items = "".join(f"<li>{_e(n.suite)}: <code>{_e(n.target)}</code>: {_e(n.reason)}</li>" for n in report.not_run)

@@ -44,6 +44,7 @@ def _column(c: Column) -> dict[str, Any]:
         "seed": c.seed,
         "duration_s": round(c.duration_s, 3),
         "problem": c.problem,
+        "demonstration": c.demonstration,
         "cells": [_cell(cell) for cell in c.cells],
     }
 

@@ -1,7 +1,7 @@
 """``summary.md``: the report as a pull-request comment.
 
-Short on purpose: the verdict, the comparison with the baseline, one compact
-matrix per suite (icon and word in every cell), and each divergence with the
+Short on purpose (a few kilobytes): the verdict, the comparison with the baseline,
+one line per target, and each distinct finding with its smallest case and the
 command that reproduces it; the whole evidence is in ``index.html``.  Data is
 HTML-escaped (code hosts render HTML inside Markdown) and table pipes are
 escaped, so a target's name cannot break the table.
@@ -9,17 +9,21 @@ escaped, so a target's name cannot break the table.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from html import escape
+from pathlib import Path
 
 from kafka_conformance.report.baseline import Comparison
 from kafka_conformance.report.model import CellStatus, Report, SuiteRun
-from kafka_conformance.report.write_html import ICONS, WORDS
+from kafka_conformance.report.write_html import ICONS, WORDS, short
 
 __all__ = ["MAX_LISTED", "matrix_table", "to_markdown"]
 
 MAX_LISTED = 30
-"""Divergences listed one by one; the rest are counted (a comment has a size limit)."""
+"""Baseline entries listed one by one; the rest are counted (a comment has a size limit)."""
+MAX_FINDINGS = 5
+MAX_CASE_LINES = 12
 
 
 def _md(text: object) -> str:
@@ -51,7 +55,10 @@ def matrix_table(run: SuiteRun, *, promise: str, name: Callable[[str], str], tex
     return out
 
 
-def to_markdown(report: Report, comparison: Comparison | None = None) -> str:
+def to_markdown(report: Report, comparison: Comparison | None = None, folder: str | Path | None = None) -> str:
+    """The comment: the verdict, one line per target, each distinct finding with its smallest case,
+    and where the page is.  ``folder`` (the report folder) makes the replay commands' paths
+    relative to it, so the comment holds no path of the machine that ran it."""
     out = ["## kafka-conformance report", "", f"**{_md(report.verdict_line())}**", ""]
     if comparison is not None:
         out += [f"**{_md(comparison.verdict_line())}**", ""]
@@ -60,26 +67,41 @@ def to_markdown(report: Report, comparison: Comparison | None = None) -> str:
                 out.append(f"{title}:")
                 out += [f"- {_md(f.describe())}" for f in found[:MAX_LISTED]]
                 out.append("")
-    for run in report.suites:
-        if not run.columns:
-            continue
-        out.append(f"### {run.suite}")
+    columns = report.columns()
+    if columns:
+        out += ["| target | Kafka | holds | diverges | could not run |", "|---|---|---|---|---|"]
+        for col in columns:
+            count = {s: sum(cell.status is s for cell in col.cells) for s in CellStatus}
+            demo = " (demonstration)" if col.demonstration else ""
+            out.append(f"| {_code(col.suite + ': ' + short(col.target))}{demo} | {_md(col.release)} | "
+                       f"{count[CellStatus.HOLDS]} | {count[CellStatus.DIVERGES]} | {count[CellStatus.COULD_NOT_RUN]} |")
         out.append("")
-        out += matrix_table(run, promise="Kafka's promise", name=_code, text=_md, anomaly=_md)
-        out.append("")
-    listed = [(col, cell, d) for col, cell in report.cells() for d in cell.divergences]
-    if listed:
-        out += ["### Divergences", ""]
-        for col, cell, d in listed[:MAX_LISTED]:
-            line = f"- {_code(col.id)} / {_code(cell.row)}: **{_md(d.anomaly)}**: expected {_md(d.expected)}, got {_md(d.actual)}"
+    found = report.findings()
+    if found:
+        out += ["### Findings", ""]
+        for n, f in enumerate(found[:MAX_FINDINGS], 1):
+            d = f.divergence
+            demo = " (a demonstration: a planted bug, not counted)" if f.demonstration else ""
+            out.append(f"{n}. **{_md(d.anomaly)}** in {_code(short(f.target))}{demo}, shown by {_md(', '.join(f.rows))}: "
+                       f"expected {_md(d.expected)}, got {_md(d.actual)}")
+            case = list(d.case[:MAX_CASE_LINES]) + ([f"... {len(d.case) - MAX_CASE_LINES} more lines"]
+                                                     if len(d.case) > MAX_CASE_LINES else [])
+            if case:
+                out += ["", "   ```", *(f"   {line[:160]}" for line in case), "   ```"]
             if d.replay:
-                line += f"; reproduce with {_code(d.replay)}"
-            out.append(line)
-        if len(listed) > MAX_LISTED:
-            out.append(f"- ... and {len(listed) - MAX_LISTED} more in index.html")
-        out.append("")
+                out.append(f"   reproduce: {_code(_relative(d.replay, folder))}")
+            out.append("")
+        if len(found) > MAX_FINDINGS:
+            out += [f"... and {len(found) - MAX_FINDINGS} more findings on the page.", ""]
     missed = report.count(CellStatus.COULD_NOT_RUN)
-    if missed or report.not_run:
-        out.append(f"{missed} cell(s) could not run; {len(report.not_run)} target(s) left out by default (see index.html).")
-        out.append("")
-    return "\n".join(out)
+    if missed:
+        out += [f"{missed} cell(s) could not run (see index.html).", ""]
+    out.append("The whole evidence: `index.html` in the report folder.")
+    return "\n".join(out) + "\n"
+
+
+def _relative(command: str, folder: str | Path | None) -> str:
+    if folder is None:
+        return command
+    root = str(Path(folder).resolve()) + os.sep
+    return command.replace(root, "")

@@ -1,7 +1,7 @@
 """The report on the terminal: the same data as the page, in lines a person reads after a run.
 
 One line per column (a target at its release) with its counts of cells by
-status, each divergence under it with the command that reproduces it, what
+status, each distinct finding with the command that reproduces it, what
 could not run and why, the targets the defaults left out, and last the
 verdict line.  Notes about coverage are under a heading of their own, so a run
 that holds never ends with a line that reads like a warning.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kafka_conformance.report.baseline import Comparison
 from kafka_conformance.report.model import CellStatus, Report
-from kafka_conformance.report.write_html import ICONS, WORDS
+from kafka_conformance.report.write_html import ICONS, WORDS, short
 
 __all__ = ["MAX_LISTED", "to_text"]
 
@@ -25,22 +25,26 @@ def to_text(report: Report, comparison: Comparison | None = None) -> str:
         if not run.columns:
             continue
         out.append(f"{run.suite} ({len(run.rows)} promises)")
-        width = max(len(f"{c.target}@{c.release}") for c in run.columns)
+        width = max(len(f"{short(c.target)}@{c.release}") for c in run.columns)
         for col in run.columns:
             counts = "  ".join(f"{ICONS[s]} {n} {WORDS[s]}" for s in CellStatus
                                if (n := sum(cell.status is s for cell in col.cells)))
-            out.append(f"  {col.target + '@' + col.release:<{width}}  {counts or 'no cells'}")
+            demo = "  (demonstration)" if col.demonstration else ""
+            out.append(f"  {short(col.target) + '@' + col.release:<{width}}  {counts or 'no cells'}{demo}")
             if col.problem:
                 out.append(f"      could not run: {col.problem}")
-    listed = [(col, cell, d) for col, cell in report.cells() for d in cell.divergences]
-    if listed:
-        out += ["", "divergences"]
-        for col, cell, d in listed[:MAX_LISTED]:
-            out.append(f"  {col.id} / {cell.row}: {d.anomaly}: expected {d.expected}, got {d.actual}")
+    found = report.findings()
+    if found:
+        out += ["", "findings (one per distinct divergence; the page shows each case)"]
+        for n, f in enumerate(found[:MAX_LISTED], 1):
+            d = f.divergence
+            demo = " [a demonstration: a planted bug, not counted]" if f.demonstration else ""
+            out.append(f"  {n}. {d.anomaly} in {f.suite}:{short(f.target)} (Kafka {f.release}), shown by "
+                       f"{', '.join(f.rows)}: expected {d.expected}, got {d.actual}{demo}")
             if d.replay:
                 out.append(f"      {d.replay}")
-        if len(listed) > MAX_LISTED:
-            out.append(f"  ... and {len(listed) - MAX_LISTED} more in index.html")
+        if len(found) > MAX_LISTED:
+            out.append(f"  ... and {len(found) - MAX_LISTED} more in index.html")
     unrun = [(col, cell) for col, cell in report.cells() if cell.status is CellStatus.COULD_NOT_RUN and not col.problem]
     if unrun:
         out += ["", "could not run"]

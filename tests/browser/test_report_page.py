@@ -12,10 +12,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from headless_chromium import MUTANTS, REFERENCE, chromium, keep, mutant, processes_using
 
+from kafka_conformance.report.read_json import load_report
+from kafka_conformance.report.write_html import short
+
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Locator, Page, Playwright
 
-WORDS = {"holds": "holds", "diverges": "diverges", "could-not-run": "could not run", "not-applicable": "not applicable"}
+WORDS = {"holds": "holds", "diverges": "diverges", "could-not-run": "could not run", "not-applicable": "not applicable",
+         "not-run": "not run"}
 A4_WIDTH = 718
 """CSS pixels across an A4 page inside 1 cm margins."""
 
@@ -40,6 +44,13 @@ def _cell(page: Page, row: str, column: int) -> Locator:
     return page.locator(f"#suite-authorizer tr#authorizer-{row} > td").nth(column)
 
 
+def _ran(suite: dict[str, Any]) -> list[str]:
+    """The rows some target ran (the others are listed under the table, not as rows)."""
+    return [r["id"] for r in suite["rows"]
+            if any(cell["row"] == r["id"] and cell["status"] not in ("not-applicable", "not-run")
+                   for c in suite["columns"] for cell in c["cells"])]
+
+
 def _first_divergence(suite: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
     for index, column in enumerate(suite["columns"]):
         for cell in column["cells"]:
@@ -58,12 +69,15 @@ def _matrix_as_rendered(page: Page, suite: dict[str, Any]) -> None:
     targets = [c["target"] for c in suite["columns"]]
     assert targets == [REFERENCE, *map(mutant, MUTANTS)]
     assert len(headers) == 1 + len(targets)
-    for header, target in zip(headers[1:], targets, strict=True):
-        assert header.splitlines()[0].replace("\u200b", "") == target, header
+    for header, target, th in zip(headers[1:], targets, table.get_by_role("columnheader").all()[1:], strict=True):
+        assert header.splitlines()[0] == short(target), header  # a short label; the whole spec in the tooltip
+        assert (th.get_attribute("title") or "").startswith(target)
     row_headers = [h.inner_text().splitlines()[0] for h in table.get_by_role("rowheader").all()]
-    assert row_headers == [r["id"] for r in suite["rows"]]
+    assert row_headers == _ran(suite)
     for index, column in enumerate(suite["columns"]):
         for cell in column["cells"]:
+            if cell["row"] not in row_headers:
+                continue  # a promise no target ran: one line under the table
             rendered = _cell(page, cell["row"], index)
             assert rendered.is_visible()
             assert rendered.locator(".word").inner_text() == WORDS[cell["status"]], (column["target"], cell["row"])
@@ -74,7 +88,7 @@ def test_the_matrix_renders_with_the_reference_holding_and_each_mutant_diverging
     page = _open(browser, report_dir)
     try:
         _matrix_as_rendered(page, suite)
-        words = [[_cell(page, r["id"], i).locator(".word").inner_text() for r in suite["rows"]] for i in range(len(suite["columns"]))]
+        words = [[_cell(page, r, i).locator(".word").inner_text() for r in _ran(suite)] for i in range(len(suite["columns"]))]
         reference, *mutants = words
         assert set(reference) <= {"holds", "not applicable"} and "holds" in reference
         for name, column in zip(MUTANTS, mutants, strict=True):
@@ -123,7 +137,7 @@ def test_the_buttons_open_every_case_and_keep_only_the_rows_with_a_divergence(br
         assert shown == diverging
         only.click()
         assert only.get_attribute("aria-pressed") == "false"
-        assert all(page.locator(f"tr#authorizer-{r['id']}").is_visible() for r in suite["rows"])
+        assert all(page.locator(f"tr#authorizer-{r}").is_visible() for r in _ran(suite))
         details = page.locator("#suite-authorizer details")
         page.get_by_role("button", name="Open every case").click()
         assert details.count() > 0 and all(d.get_attribute("open") is not None for d in details.all())
@@ -158,7 +172,7 @@ def test_printed_the_page_fits_the_paper_and_shows_every_case(browser: BrowserCo
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= A4_WIDTH, box  # nothing cut at the margin
         assert page.evaluate("document.documentElement.scrollWidth") <= A4_WIDTH
         for replay in replays:  # every case printed open, without a click and without the script's help
-            assert page.get_by_text(replay, exact=True).is_visible(), replay
+            assert page.locator("#suite-authorizer").get_by_text(replay, exact=True).is_visible(), replay
         cell = page.locator("#suite-authorizer td.diverges").first
         assert cell.evaluate("el => getComputedStyle(el).backgroundColor") == "rgba(0, 0, 0, 0)"  # no ink wasted on fills
         assert cell.locator(".word").is_visible()  # the word carries the status on paper
@@ -198,3 +212,23 @@ def test_the_browser_is_stopped_when_its_block_ends(playwright: Playwright, tmp_
     except RuntimeError:
         pass
     assert processes_using(str(profile)) == []
+
+
+def test_the_page_opens_with_one_finding_per_distinct_bug_and_fits_a_laptop(browser: BrowserContext, report_dir: Path) -> None:
+    """Triage first: under the verdict, one finding per distinct divergence (a mutant's anomaly, whatever
+    properties showed it), its case, expected and actual with the difference marked, and the replay
+    command; and the page at 1280 px wide needs no horizontal scroll."""
+    report = load_report(report_dir / "report.json")
+    found = report.findings()
+    assert len(found) < sum(len(cell.divergences) for _, cell in report.cells())  # grouped, not one per cell
+    page = _open(browser, report_dir, width=1280, height=900)
+    try:
+        articles = page.locator("#findings article")
+        assert articles.count() == len(found)
+        first = articles.first
+        assert first.is_visible() and first.locator("mark").count() >= 2  # what differs, in both answers
+        assert first.get_by_text(found[0].divergence.replay or "", exact=True).is_visible()
+        assert page.locator("#findings").bounding_box()["y"] < page.locator("#suite-authorizer").bounding_box()["y"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        page.close()

@@ -59,8 +59,10 @@ def test_the_readme_first_command_writes_the_page_it_prints(tmp_path: Path, caps
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "report: kafka-conformance-report/index.html" in out and "verdict: holds" in out
+    assert "[a demonstration: a planted bug, not counted]" in out  # what a finding looks like, not counted
     page = (tmp_path / "kafka-conformance-report" / "index.html").read_text(encoding="utf-8")
     assert page.count("<table>") >= 2 and '<td class="holds">' in page  # the matrix of what ran: authorizer, producer
+    assert 'id="findings"' in page and "A demonstration:" in page
 
 
 OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py"),

@@ -29,10 +29,10 @@ def test_a_divergence_exits_1_and_the_folder_holds_every_format(tmp_path: Path, 
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == sorted(FILES)
     assert f"report: {out / 'index.html'}" in stdout
     assert "verdict: diverges (1 column;" in stdout
-    assert f"[authorizer {MUTANT}, Kafka " in stderr and "running" in stderr  # plain progress lines when piped
+    assert "[authorizer python:zoo:factories.allow-beats-deny, Kafka " in stderr and "running" in stderr  # plain lines when piped
     # The terminal summary: the page's data, its own writer (report/write_text.py), before the verdict.
     summary = stdout.split(f"report: {out / 'index.html'}")[0]
-    assert "authorizer (" in summary and " diverges" in summary and "\ndivergences\n" in summary
+    assert "authorizer (" in summary and " diverges" in summary and "\nfindings (one per distinct divergence" in summary
     assert "kafka-conformance replay " in summary
     assert stdout.rstrip().splitlines()[-1].startswith("verdict: diverges")
     body = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -118,3 +118,27 @@ def test_the_librdkafka_mock_runs_only_when_named(monkeypatch: pytest.MonkeyPatc
     assert [b for b, _ in plan.make_plan(suites=["broker"], all_runnable=True).brokers][:3] == [
         "test-broker", "rdkafka-mock", "tansu"]
     assert plan.make_plan(targets=["rdkafka-mock"]).brokers == (("rdkafka-mock", True),)
+
+
+def test_the_demonstration_is_shown_and_never_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--demo`` plants a bug beside the reference: the page, the terminal and summary.md show
+    its finding, marked as the demonstration it is, and the run still exits 0."""
+    out = tmp_path / "report"
+    code, stdout, stderr = _run(["report", "--suite", "authorizer", "--demo", "--out", str(out), *FAST], capsys)
+    assert code == 0, stdout + stderr
+    assert "verdict: holds" in stdout and "the 1 demonstration column not counted" in stdout
+    assert "[a demonstration: a planted bug, not counted]" in stdout
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="findings"' in page and "A demonstration:" in page and "<mark>" in page
+    body = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert [c["demonstration"] for s in body["suites"] for c in s["columns"]] == [False, True]
+    assert 'failures="0"' in (out / "junit.xml").read_text(encoding="utf-8").split(">")[1]
+    assert "(demonstration)" in (out / "summary.md").read_text(encoding="utf-8")
+
+
+def test_something_asked_for_that_could_not_run_is_exit_4(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A CI job must not read "could not run" as a pass."""
+    code, stdout, stderr = _run(["report", "--suite", "broker", "--target", "bootstrap:127.0.0.1:9", "--out",
+                                 str(tmp_path / "r"), *FAST], capsys)
+    assert code == 4, stdout + stderr
+    assert "verdict: incomplete" in stdout

@@ -145,7 +145,7 @@ def test_producer_column_judges_the_client_and_expects_what_kafka_brokers_do() -
     assert generated.status is CellStatus.DIVERGES and generated.cases == report.examples
     left_out = producer_column(attrs.evolve(report, table=()), table_left_out="not under smoke")
     assert [c.row for c in left_out.cells] == [r.id for r in producer_rows()]
-    assert all((c.status, c.reason) == (CellStatus.NOT_APPLICABLE, "not under smoke") for c in left_out.cells[1:])
+    assert all((c.status, c.reason) == (CellStatus.NOT_RUN, "not under smoke") for c in left_out.cells[1:])
 
 
 def _broker_report() -> BrokerReport:
@@ -218,7 +218,10 @@ def test_html_is_one_accessible_self_contained_page(real: tuple[Report, Path]) -
     assert tags.count("table") == 2 and "caption" in tags
     scopes = [a.get("scope") for t, a in page.tags if t == "th"]
     assert scopes.count("col") == 1 + 3 + 1 + 1  # one header column per table, plus a column per target
-    assert scopes.count("row") == sum(len(s.rows) for s in report.suites)
+    ran = sum(1 for s in report.suites for r in s.rows
+              if any((c := col.cell(r.id)) is not None and c.status not in (CellStatus.NOT_RUN, CellStatus.NOT_APPLICABLE)
+                     for col in s.columns))
+    assert scopes.count("row") == ran  # the rows no target ran are one line below their table
     text = "".join(page.text)
     for status in ("holds", "diverges", "not applicable"):
         assert status in text  # a word, never colour alone
@@ -280,14 +283,19 @@ def test_junit_counts_divergences_as_failures_and_the_rest_as_skipped() -> None:
     assert len(skipped) == report.count(CellStatus.COULD_NOT_RUN) + report.count(CellStatus.NOT_APPLICABLE)
 
 
-def test_markdown_summary_lists_each_divergence_with_its_replay_command(real: tuple[Report, Path]) -> None:
-    report, _ = real
-    md = to_markdown(report)
+def test_markdown_summary_lists_each_finding_with_its_case_and_replay_command(real: tuple[Report, Path]) -> None:
+    """One entry per distinct bug (a target's anomaly, whatever rows showed it), with its
+    smallest case and the command that replays it, paths relative to the report folder; a few
+    kilobytes, for a pull-request comment."""
+    report, folder = real
+    md = to_markdown(report, folder=folder)
     assert md.startswith("## kafka-conformance report") and report.verdict_line() in md
-    for col, cell in report.cells():
-        for d in cell.divergences:
-            assert f"<code>{col.id}</code> / <code>{cell.row}</code>: **{d.anomaly}**" in md
-            assert f"reproduce with <code>{d.replay}</code>" in md
+    found = report.findings()
+    assert found and len(found) < sum(len(cell.divergences) for _, cell in report.cells())  # grouped
+    for n, f in enumerate(found[:5], 1):
+        assert f"{n}. **{f.divergence.anomaly}** in <code>" in md and f"shown by {', '.join(f.rows)}" in md
+        assert f.divergence.case[0] in md
+    assert str(folder) not in md and "not applicable" not in md and len(md.encode()) < 4096
 
 
 def test_report_json_follows_its_schema_and_reads_back_as_written(real: tuple[Report, Path], tmp_path: Path) -> None:
@@ -365,5 +373,5 @@ def test_verdicts_and_exit_codes_without_a_baseline() -> None:
     holds = Report(suites=(SuiteRun("authorizer", (), (Column("authorizer", "t", "1", cells=(Cell("r", CellStatus.HOLDS, 1),)),)),))
     assert (holds.verdict, holds.exit_code) == (Verdict.HOLDS, 0)
     missed = _with_cells(holds, "authorizer:t@1", lambda c: attrs.evolve(c, status=CellStatus.COULD_NOT_RUN))
-    assert (missed.verdict, missed.exit_code) == (Verdict.INCOMPLETE, 0)
+    assert (missed.verdict, missed.exit_code) == (Verdict.INCOMPLETE, 4)  # a CI job must not read it as a pass
     assert "1 could-not-run" in missed.verdict_line()
