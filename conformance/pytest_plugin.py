@@ -12,23 +12,33 @@ makes one test per property.  With no argument the target comes from
 ``producer_tests("kafka-python")`` and ``broker_tests("tansu")`` do the same for
 the producer and broker suites (:mod:`kafka_conformance.pytest_wire`).
 
-The plugin respects the user's Hypothesis profile: it *registers* the named
-profiles ``kafka-conformance-smoke``, ``-ci`` and ``-nightly`` for users to
-choose with ``--hypothesis-profile``, and never loads one itself.  Nothing is
-generated at import time, so loading the plugin has no Hypothesis side effects.
+The plugin is a guest in the user's session.  Installed, it registers options,
+a marker and three Hypothesis profiles (``kafka-conformance-smoke``, ``-ci``,
+``-nightly``, for users to choose with ``--hypothesis-profile``; it never loads
+one), and nothing else: a session without the kit's tests runs exactly as
+without the plugin.  Only the kit's generated test classes use its fixtures
+(:func:`kafka_conformance_scope`): while one of their tests runs, the processes
+it starts carry the session's tag and SIGTERM stops the run as Ctrl-C does;
+when the session ends, the targets are closed and whatever still carries the
+tag is stopped.  Saved cases go to the folder named by
+``--kafka-conformance-failures-dir`` (or the ini key), else to pytest's cache
+directory (``.pytest_cache/d/kafka-conformance-failures``), where later runs ask
+them again first.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from kafka_conformance.pytest_wire import broker_tests, producer_tests
+from kafka_conformance.pytest_wire import broker_tests, failures_folder, producer_tests
 
-__all__ = ["authorizer_tests", "broker_tests", "producer_tests"]
+__all__ = ["authorizer_tests", "broker_tests", "failures_folder", "kafka_conformance_scope", "producer_tests"]
 
 
 def _leave_the_kit_unrewritten() -> None:
@@ -68,9 +78,9 @@ _OPTIONS = (
     ("mode", "generation mode: mixed (default), well-formed or hostile", "mixed"),
     ("properties", "comma-separated properties to run (default: all)", None),
     ("timeout", "seconds one call into the target may take before the run ends with an adapter error (default: 10)", None),
+    ("failures-dir", "where minimal failing cases are saved and asked again first (default: pytest's cache directory)", None),
 )
 _WARNINGS_KEY = pytest.StashKey[list[str]]()
-_SCOPE_KEY = pytest.StashKey[Any]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -85,15 +95,6 @@ def pytest_configure(config: pytest.Config) -> None:
     _leave_the_kit_unrewritten()  # each Config (pytester's in-process runs too) installs a hook of its own
     config.addinivalue_line("markers", "kafka_conformance(property): a kafka-conformance property test")
     config.stash[_WARNINGS_KEY] = []
-    import contextlib
-
-    from kafka_conformance.adapters.reaper import run_scope
-
-    # Every process started during the session carries its tag; what is left at the end is stopped.
-    scope = contextlib.ExitStack()
-    scope.enter_context(run_scope())
-    scope.callback(_stop_on_sigterm())
-    config.stash[_SCOPE_KEY] = scope
     from hypothesis import HealthCheck, settings
 
     # Registering is not loading: the user chooses with --hypothesis-profile.
@@ -140,17 +141,43 @@ def _option(config: pytest.Config, name: str) -> str | None:
     return value
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    import sys
+@pytest.fixture(scope="session")
+def _kafka_conformance_session() -> Iterator[str]:
+    """The kit's share of the session, from its first test on: the tag its processes carry and
+    SIGTERM as Ctrl-C; at the end, every target closed and every tagged process stopped."""
+    from kafka_conformance.adapters import reaper
 
-    targets = sys.modules.get("kafka_conformance.authorizer.targets")
+    token = uuid.uuid4().hex
+    restore = _stop_on_sigterm()
     try:
-        if targets is not None:
-            targets.close_targets()
+        yield token
     finally:
-        scope = config.stash.get(_SCOPE_KEY, None)
-        if scope is not None:
-            scope.close()
+        try:
+            targets = sys.modules.get("kafka_conformance.authorizer.targets")
+            if targets is not None:
+                targets.close_targets()
+        finally:
+            try:
+                reaper.stop_tagged(reaper.RUN_VAR, token)
+            finally:
+                restore()
+
+
+@pytest.fixture
+def kafka_conformance_scope(_kafka_conformance_session: str) -> Iterator[None]:
+    """While one of the kit's tests runs, every process started carries the session's tag (so it
+    is stopped when the session ends, if nothing stopped it before); the user's own tests never do."""
+    from kafka_conformance.adapters.reaper import RUN_VAR
+
+    outer = os.environ.get(RUN_VAR)
+    os.environ[RUN_VAR] = _kafka_conformance_session
+    try:
+        yield
+    finally:
+        if outer is None:
+            os.environ.pop(RUN_VAR, None)
+        else:
+            os.environ[RUN_VAR] = outer
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -215,6 +242,7 @@ def authorizer_tests(target: str | None = None, **options: Any) -> type:
 
     namespace: dict[str, Any] = {"test_" + p.name.replace("-", "_"): make(p.name) for p in PROPERTIES}
     namespace["kafka_conformance_target"] = target
+    namespace["pytestmark"] = [pytest.mark.usefixtures("kafka_conformance_scope")]
     return type("KafkaAuthorizerConformance", (), namespace)
 
 
@@ -240,7 +268,7 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
             mode=options.get("mode") or _option(config, "mode") or "mixed",
             properties=[prop_name],
             seed=int(seed) if seed is not None else None,
-            failures_dir=options.get("failures_dir", "kafka-conformance-failures"),
+            failures_dir=failures_folder(config, options.get("failures_dir")),
             timeout=options.get("timeout") or _option(config, "timeout"),
         )
     except TargetError as exc:

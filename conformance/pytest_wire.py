@@ -26,9 +26,8 @@ from typing import Any
 
 import pytest
 
-__all__ = ["broker_tests", "producer_tests"]
+__all__ = ["broker_tests", "failures_folder", "producer_tests"]
 
-DEFAULT_FAILURES = "kafka-conformance-failures"
 
 
 def _seed(request: pytest.FixtureRequest) -> int | None:
@@ -42,7 +41,7 @@ def producer_tests(
     broker: str = "test-broker",
     kafka_version: str = "4.3.0",
     max_examples: int = 10,
-    failures_dir: str = DEFAULT_FAILURES,
+    failures_dir: str | None = None,
 ) -> type:
     """A test class running ``client`` through every trace-table row and generated traces.
 
@@ -54,8 +53,8 @@ def producer_tests(
         raise pytest.UsageError(f"producer_tests: unknown client {client!r}; known: {', '.join(CLIENTS)}")
 
     def row_test(number: str, name: str) -> Any:
-        def test(self: Any) -> None:
-            _run_row(client, broker, kafka_version, number, failures_dir)
+        def test(self: Any, request: pytest.FixtureRequest) -> None:
+            _run_row(client, broker, kafka_version, number, _failures(request, failures_dir))
 
         test.__name__ = "test_row_" + number
         test.__doc__ = f"trace table row {number}: {name}"
@@ -72,7 +71,7 @@ def producer_tests(
 
         try:
             report = check_producer(client, broker=broker, kafka_version=kafka_version, max_examples=max_examples,
-                                    seed=_seed(request), failures_dir=Path(failures_dir))
+                                    seed=_seed(request), failures_dir=_failures(request, failures_dir))
         except (ClientSpecError, BrokerSpecError) as exc:
             raise pytest.UsageError(str(exc)) from exc
         if report.exit_code != 0:
@@ -86,13 +85,32 @@ def producer_tests(
         with shared_brokers():
             yield
 
+    namespace["pytestmark"] = [pytest.mark.usefixtures("kafka_conformance_scope")]
     namespace["test_generated_traces"] = test_generated_traces
     namespace["kafka_conformance_shared_brokers"] = kafka_conformance_shared_brokers
     namespace["kafka_conformance_client"] = client
     return type("KafkaProducerConformance", (), namespace)
 
 
-def _run_row(client: str, broker: str, kafka_version: str, number: str, failures_dir: str) -> None:
+def failures_folder(config: pytest.Config, chosen: str | Path | None = None) -> Path:
+    """Where the kit's tests save minimal cases: ``chosen``, else ``--kafka-conformance-failures-dir``
+    (or its ini key), else a folder in pytest's cache directory (never a new folder in the user's
+    working directory)."""
+    named = chosen or config.getoption("kafka_conformance_failures_dir", default=None) or \
+        config.getini("kafka_conformance_failures_dir")
+    if named:
+        return Path(named)
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        return Path(cache.mkdir("kafka-conformance-failures"))
+    return Path(config.rootpath) / ".pytest_cache" / "d" / "kafka-conformance-failures"
+
+
+def _failures(request: pytest.FixtureRequest, chosen: str | None) -> Path:
+    return failures_folder(request.config, chosen)
+
+
+def _run_row(client: str, broker: str, kafka_version: str, number: str, failures_dir: Path) -> None:
     from kafka_conformance.producer.clients import ClientSpecError
     from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import describe_run
@@ -101,7 +119,7 @@ def _run_row(client: str, broker: str, kafka_version: str, number: str, failures
 
     try:
         (result,) = run_table(client, broker=broker, kafka_version=kafka_version, rows=table_rows([number]),
-                              failures_dir=Path(failures_dir))
+                              failures_dir=failures_dir)
     except (ClientSpecError, BrokerSpecError) as exc:
         raise pytest.UsageError(str(exc)) from exc
     except ColumnUnusable as exc:
@@ -114,7 +132,7 @@ def _run_row(client: str, broker: str, kafka_version: str, number: str, failures
         pytest.fail("\n".join(describe_run(result)), pytrace=False)
 
 
-def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int = 100, failures_dir: str = DEFAULT_FAILURES) -> type:
+def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int = 100, failures_dir: str | None = None) -> type:
     """A test class holding the broker ``target`` to the reference broker of ``kafka_version``."""
 
     def test_crafted_requests(self: Any, request: pytest.FixtureRequest) -> None:
@@ -125,10 +143,11 @@ def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int
 
         try:
             report = check_broker(target, kafka_version=kafka_version, max_examples=max_examples, seed=_seed(request),
-                                  failures_dir=Path(failures_dir), table=True)
+                                  failures_dir=_failures(request, failures_dir), table=True)
         except BrokerTargetError as exc:
             raise pytest.UsageError(str(exc)) from exc
         if report.verdict != "conforms":
             pytest.fail(render_broker_text(report), pytrace=False)
 
-    return type("KafkaBrokerConformance", (), {"test_crafted_requests": test_crafted_requests, "kafka_conformance_target": target})
+    return type("KafkaBrokerConformance", (), {"test_crafted_requests": test_crafted_requests, "kafka_conformance_target": target,
+                                               "pytestmark": [pytest.mark.usefixtures("kafka_conformance_scope")]})

@@ -194,3 +194,34 @@ def test_the_kit_is_taken_out_of_a_rewriting_hook_s_marks(monkeypatch: pytest.Mo
     pytest_plugin._leave_the_kit_unrewritten()
     assert hook._must_rewrite == {"hypothesis"}
     assert hook._marked_for_rewrite_cache == {"hypothesis.core": True}
+
+
+def test_a_session_that_never_uses_the_kit_runs_as_without_it(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    """Installed, the plugin is a guest: an unrelated suite keeps its long-lived process, its
+    SIGTERM default and its environment, and finds no file of the kit's anywhere."""
+    import os
+    import signal
+    import time
+
+    pidfile = tmp_path / "pid"
+    pytester.makepyfile(test_unrelated=f"""
+import os, signal, subprocess, sys
+def test_starts_a_server_meant_to_outlive_the_session():
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert "KAFKA_CONFORMANCE_RUN" not in os.environ
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    open({str(pidfile)!r}, "w").write(str(server.pid))
+""")
+    before = {p.name for p in pytester.path.iterdir()}
+    result = pytester.runpytest_subprocess("-q", "-p", "kafka_conformance")  # loaded, as when installed
+    result.assert_outcomes(passed=1)
+    pid = int(pidfile.read_text())
+    try:
+        time.sleep(0.2)
+        os.kill(pid, 0)  # still running: the kit stopped nothing of the user's
+    finally:
+        os.kill(pid, signal.SIGKILL)
+    created = {p.name for p in pytester.path.iterdir()} - before
+    assert not any("kafka-conformance" in name for name in created), created
+    cache = pytester.path / ".pytest_cache" / "d"
+    assert not (cache.exists() and any("kafka-conformance" in p.name for p in cache.iterdir()))

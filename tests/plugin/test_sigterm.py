@@ -1,6 +1,8 @@
-"""SIGTERM to a pytest session (what a CI system sends to cancel a job) stops it as Ctrl-C
-does: the fixtures are torn down, so every process they started is stopped, and nothing is
-left running.  pytest's own default would end the process on the spot."""
+"""SIGTERM to a pytest session (what a CI system sends to cancel a job) that uses the kit stops
+it as Ctrl-C does: the fixtures are torn down, so every process they started is stopped, and
+nothing is left running.  pytest's own default would end the process on the spot.  A session
+that uses the kit is one where a test requests ``kafka_conformance_scope``, as every generated
+test class does; others keep pytest's default (``tests/plugin/test_plugin.py``)."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ def test_sigterm_tears_the_session_down_and_leaves_nothing_running(tmp_path: Pat
             proc.stop()
             open({str(marker)!r}, "w").write("torn down")
 
-        def test_waits(implementation):
+        def test_waits(kafka_conformance_scope, implementation):  # the kit's scope, as its own tests use
             time.sleep(120)
     """), encoding="utf-8")
     run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_waiting.py"],
