@@ -153,34 +153,14 @@ def _output_dir(path: Path, option: str) -> None:
         raise UsageError(f"cannot create {path}", where=option)
 
 
-class _DeprecatedAlias(argparse.Action):
-    """An old spelling of an option: it still works, and says once on stderr what to type instead."""
-
-    def __init__(self, option_strings: list[str], dest: str, *, instead: str, **kwargs: object) -> None:
-        self.instead = instead
-        super().__init__(option_strings, dest, **kwargs)  # type: ignore[arg-type]
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
-        import sys
-
-        print(f"kafka-conformance: warning: {option_string} is deprecated; use {self.instead}", file=sys.stderr)
-        setattr(namespace, self.dest, values)
-
-
 def add_common_options(parser: argparse.ArgumentParser, *, json_what: str = "the report", junit: bool = True,
                        failures: bool = True, quiet: bool = True) -> None:
-    """The options every suite shares, spelt the same everywhere: ``--report-json FILE``,
+    """The options every command shares, spelt the same everywhere: ``--report-json FILE``,
     ``--junit-xml FILE``, ``--failures-dir DIR`` (default ``kafka-conformance-failures``) and
-    ``--quiet``.  ``--json`` and ``--junit``, the producer and broker suites' old spellings,
-    stay as hidden aliases that print one deprecation line."""
+    ``--quiet``.  One spelling each: the old ``--json`` and ``--junit`` are gone."""
     parser.add_argument("--report-json", type=Path, metavar="FILE", help=f"write {json_what} as JSON")
-    parser.add_argument("--json", type=Path, dest="report_json", action=_DeprecatedAlias, instead="--report-json",
-                        help=argparse.SUPPRESS)
     if junit:
         parser.add_argument("--junit-xml", type=Path, metavar="FILE", help=f"write {json_what} as JUnit XML")
-        parser.add_argument("--junit", type=Path, dest="junit_xml", action=_DeprecatedAlias, instead="--junit-xml",
-                            help=argparse.SUPPRESS)
     if failures:
         parser.add_argument("--failures-dir", type=Path, default=DEFAULT_FAILURES, metavar="DIR",
                             help="where minimal counterexamples are saved for 'kafka-conformance replay' "

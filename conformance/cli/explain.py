@@ -199,7 +199,7 @@ def explain_config(args: argparse.Namespace) -> int:
         props[key] = value
     try:
         effective = explain_config(props, client=args.client, version=args.kafka_version,
-                                   profile=IdempotenceProfile(args.profile))
+                                   profile=IdempotenceProfile(args.semantics))
     except ConfigError as exc:
         # Kafka itself refuses this configuration: that is the answer, with the keys named.
         print(f"the producer refuses this configuration: {exc}")

@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from kafka_conformance import __version__
 from kafka_conformance.cli import args as types
@@ -39,11 +39,12 @@ TARGET_KINDS = """target kinds (--target):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kafka-conformance",
         description="Check Kafka ACL authorizers, idempotent producers and brokers against Apache Kafka's semantics.",
         epilog="Exit codes: 0 conforms, 1 divergence found, 2 usage or configuration error, "
-               "3 a bug in kafka-conformance, 130 interrupted.",
+               "3 a bug in kafka-conformance, 4 (report) something asked for could not run, "
+               "129/130/143 stopped by SIGHUP/Ctrl-C/SIGTERM.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -128,8 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     cfg.add_argument("--properties", type=Path, help="a Java .properties file to read first")
     cfg.add_argument("--client", choices=["java", "console", "librdkafka"], default="java")
     cfg.add_argument("--kafka-version", help="Kafka release (librdkafka release for --client librdkafka); default newest")
-    cfg.add_argument("--profile", choices=["shipped", "tristate"], default="shipped",
-                     help="tristate: the never-shipped off/required/requested enable.idempotence proposal")
+    cfg.add_argument("--semantics", choices=["shipped", "tristate"], default="shipped",
+                     help="which enable.idempotence semantics: shipped (default), or tristate, the never-shipped "
+                          "off/required/requested proposal")
 
     fmt = sub.add_parser("explain-format", help="KIP-98's space comparison against the v2 format that shipped")
     fmt.add_argument("--key-size", type=_size, default=100, help="key bytes, -1 for a null key (default: %(default)s)")
@@ -139,6 +141,16 @@ def _parser() -> argparse.ArgumentParser:
     targets = sub.add_parser("targets", help="list the built-in targets and whether each can run here")
     targets.add_argument("--kafka", action="store_true", help="also list every real Kafka authorizer release (kafka:VERSION)")
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """One spelling per option: argparse would take ``--junit`` for ``--junit-xml`` and ``--rep``
+    for ``--report-json``, so a script written against a prefix would break when an option is
+    added.  Subcommands' parsers are of this class too (argparse makes them of the parent's)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
 
 def _size(text: str) -> int:

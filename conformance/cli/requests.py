@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import attrs
 
@@ -36,14 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated ACL scenarios"), default=30,
                         help="generated ACL scenarios after the named ones (default: %(default)s)")
     parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
-    parser.add_argument("--json", type=Path, dest="json_path", metavar="FILE", help="write the report as JSON")
+    types.add_common_options(parser, junit=False, failures=False)
 
 
 def run(args: argparse.Namespace) -> int:
     from kafka_conformance.requests.check import check_requests, render_requests_text
     from kafka_conformance.requests.targets import RequestsTargetError, parse_requests_target
 
-    types.output_file(args.json_path, "--json")
+    types.output_file(args.report_json, "--report-json")
     try:
         target = parse_requests_target(args.target)
     except RequestsTargetError as exc:
@@ -55,13 +54,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = check_requests(
             target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
-            on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() else None,
+            on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() and not args.quiet else None,
         )
     except RequestsTargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(redact(render_requests_text(report)) + "\n")
-    if args.json_path is not None:
+    if args.report_json is not None:
         data = attrs.asdict(report)
         data["exit_code"] = report.exit_code
-        types.write_file(args.json_path, json.dumps(data, indent=2))
+        types.write_file(args.report_json, json.dumps(data, indent=2))
     return report.exit_code

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed")
     parser.add_argument("--max-examples", type=types.count(1, 100_000, "examples per property"),
                         help="examples per property (default: the Hypothesis profile's)")
-    parser.add_argument("--json", type=Path, help="also write the scorecard as JSON")
+    parser.add_argument("--report-json", type=Path, metavar="FILE", help="also write the scorecard as JSON")
     parser.add_argument("--list", action="store_true", help="list the zoo and exit")
 
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"kafka-conformance: error: selftest: {problem}", file=sys.stderr)
         return 2
-    types.output_file(args.json, "--json")
+    types.output_file(args.report_json, "--report-json")
 
     def show(catch: object) -> None:
         c = catch
@@ -51,6 +51,6 @@ def run(args: argparse.Namespace) -> int:
     card = run_scorecard(tuple(range(args.seeds)), mutants=args.mutant, mode=args.mode,
                          max_examples=args.max_examples, on_catch=show)
     print(to_text(card))
-    if args.json is not None:
-        types.write_file(args.json, json.dumps(attrs.asdict(card), indent=2))
+    if args.report_json is not None:
+        types.write_file(args.report_json, json.dumps(attrs.asdict(card), indent=2))
     return 0 if card.perfect else 1

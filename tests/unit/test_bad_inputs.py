@@ -219,12 +219,7 @@ def _families(d: Path) -> Iterator[Bad]:
     file_options = {
         "authorizer-json": ("check", "authorizer", "--target", "reference", "--report-json"),
         "authorizer-junit": ("check", "authorizer", "--target", "reference", "--junit-xml"),
-        "producer-json": ("check", "producer", "--client", "model", "--json"),
-        "producer-junit": ("check", "producer", "--client", "model", "--junit"),
-        "matrix-json": ("check", "matrix", "--json"),
-        "broker-json": ("check", "broker", "--target", "test-broker", "--json"),
-        "broker-junit": ("check", "broker", "--target", "test-broker", "--junit"),
-        # the one spelling every suite shares (the old ones above stay, deprecated)
+        # the one spelling every command shares
         "producer-report-json": ("check", "producer", "--client", "model", "--report-json"),
         "producer-junit-xml": ("check", "producer", "--client", "model", "--junit-xml"),
         "matrix-report-json": ("check", "matrix", "--report-json"),
@@ -232,7 +227,8 @@ def _families(d: Path) -> Iterator[Bad]:
         "broker-junit-xml": ("check", "broker", "--target", "test-broker", "--junit-xml"),
         "fuzz-report-json": ("fuzz", "--target", "reference", "--cases", "2", "--out", f(d / "out-fuzz"), "--report-json"),
         "fuzz-report-md": ("fuzz", "--target", "reference", "--cases", "2", "--out", f(d / "out-fuzz"), "--report-md"),
-        "selftest-json": ("selftest", "--json"),
+        "selftest-report-json": ("selftest", "--report-json"),
+        "requests-report-json": ("check", "requests", "--target", "kfake", "--report-json"),
         "versions-markdown": ("kafka-versions", "--markdown"),
     }
     for name, argv in file_options.items():

@@ -39,35 +39,16 @@ def test_every_suite_saves_cases_in_the_same_folder_by_default(suite: str) -> No
     assert _parser().parse_args(list(SUITES[suite])).failures_dir == DEFAULT_FAILURES
 
 
-@pytest.mark.parametrize(("suite", "old", "new"), [
-    ("producer", "--json", "report_json"), ("producer", "--junit", "junit_xml"), ("matrix", "--json", "report_json"),
-    ("broker", "--json", "report_json"), ("broker", "--junit", "junit_xml"),
-])
-def test_old_spellings_still_work_and_say_once_they_are_deprecated(suite: str, old: str, new: str, tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    args = _parser().parse_args([*SUITES[suite], old, str(tmp_path / "f")])
-    assert getattr(args, new) == tmp_path / "f"
-    err = capsys.readouterr().err
-    assert err.count("deprecated") == 1 and f"{old} is deprecated; use --{new.replace('_', '-')}" in err
-
-
-@pytest.mark.parametrize("suite", ["producer", "broker"])
-def test_old_spellings_are_hidden_from_help(suite: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        _parser().parse_args([*SUITES[suite][:2], "--help"])
-    out = capsys.readouterr().out
-    assert "--report-json" in out and "--junit-xml" in out and "--failures-dir" in out
-    assert "--json " not in out and "--junit " not in out
-
-
-def test_a_run_with_an_old_spelling_writes_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    report = tmp_path / "r.json"
-    code = main(["check", "producer", "--client", "model", "--max-examples", "2", "--seed", "1", "--quiet",
-                 "--json", str(report), "--failures-dir", str(tmp_path / "cases")])
-    out, err = capsys.readouterr()
-    assert code == 0, out + err
-    assert json.loads(report.read_text(encoding="utf-8"))["client"] == "model"
-    assert err.strip() == "kafka-conformance: warning: --json is deprecated; use --report-json"
+@pytest.mark.parametrize("command", [["check", "producer", "--client", "model"], ["check", "matrix"],
+                                     ["check", "broker", "--target", "test-broker"],
+                                     ["check", "requests", "--target", "kfake"], ["selftest"],
+                                     ["check", "authorizer", "--target", "reference"]])
+@pytest.mark.parametrize("old", ["--json", "--junit"])
+def test_one_spelling_each_the_old_ones_are_refused(command: list[str], old: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        _parser().parse_args([*command, old, str(tmp_path / "f")])
+    assert exited.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
 
 
 def test_a_producer_run_says_what_it_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -123,3 +104,30 @@ def test_explain_names_every_step_including_implication(tmp_path: Path, capsys: 
     assert steps[0] == "  1. User:alice is not a super user (no super.users)"
     assert "operation READ, which implies DESCRIBE" in steps[1] and "a DENY never implies" in steps[1]
     assert steps[2].startswith("  3. no DENY ACL matches") and steps[3].startswith("  4. decided: ALLOWED")
+
+
+def test_docs_cli_md_is_the_parser_as_it_is() -> None:
+    """docs/cli.md is generated from the parser; regenerate with
+    ``python3 -m kafka_conformance.cli.table > docs/cli.md``."""
+    from kafka_conformance.cli.table import render
+
+    assert (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8") == render()
+
+
+# One concept, one spelling: an option that means one of these is spelt this way on every command.
+CONCEPTS = {"seed": "--seed", "examples": "--max-examples", "release": "--kafka-version", "timeout": "--timeout",
+            "json": "--report-json", "junit": "--junit-xml", "failures": "--failures-dir", "quiet": "--quiet"}
+
+
+def test_no_concept_is_spelt_two_ways() -> None:
+    import argparse
+
+    from kafka_conformance.cli.main import _parser
+    from kafka_conformance.cli.table import commands
+
+    for path, parser in commands(_parser()):
+        options = {o for a in parser._actions for o in a.option_strings if isinstance(a, argparse.Action)}
+        for concept, spelling in CONCEPTS.items():
+            near = {o for o in options if concept in o.lstrip("-").replace("-", "") and o != spelling}
+            # other concepts whose names share a word: a broker run's rounds, the Markdown report, how many seeds
+            assert not near - {"--max-rounds", "--report-md", "--seeds"}, (path, concept, near)

@@ -28,7 +28,7 @@ def test_usage_errors_exit_2(args: list[str], message: str, capsys: pytest.Captu
 
 def test_a_caught_mutant_scores_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "card.json"
-    code = main(["selftest", "--seeds", "1", "--mutant", "allow-beats-deny", "--json", str(out)])
+    code = main(["selftest", "--seeds", "1", "--mutant", "allow-beats-deny", "--report-json", str(out)])
     text = capsys.readouterr().out
     assert code == 0, text
     assert "allow-beats-deny" in text and "1/1" in text and "score: 1/1" in text

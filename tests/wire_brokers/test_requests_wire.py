@@ -102,7 +102,7 @@ def _the_passwords_never_leave_the_kit(port: int, tmp_path: Path, capsys: pytest
                      f"user.username=alice\nuser.password={passwords[1]}\n", encoding="utf-8")
     capsys.readouterr()
     code = main(["check", "requests", "--target", f"bootstrap:127.0.0.1:{port},sasl=@{creds}", "--kafka-version", AFTER,
-                 "--max-examples", "2", "--seed", "4", "--json", str(tmp_path / "out.json")])
+                 "--max-examples", "2", "--seed", "4", "--report-json", str(tmp_path / "out.json")])
     out, err = capsys.readouterr()
     assert code == 0, out + err
     outputs = out + err + (tmp_path / "out.json").read_text()
