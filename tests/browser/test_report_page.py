@@ -232,3 +232,34 @@ def test_the_page_opens_with_one_finding_per_distinct_bug_and_fits_a_laptop(brow
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     finally:
         page.close()
+
+
+def test_axe_finds_no_serious_or_critical_accessibility_violation(browser: BrowserContext, report_dir: Path) -> None:
+    """axe-core (bundled by axe-playwright-python, run inside the page) on the page as it opens and
+    with every case open."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    page = _open(browser, report_dir, width=1280, height=900)
+    try:
+        for opened in (False, True):
+            if opened:
+                page.get_by_role("button", name="Open every case").click()
+            violations = axe_module.Axe().run(page).response["violations"]
+            bad = [(v["id"], v["impact"], len(v["nodes"])) for v in violations if v["impact"] in ("serious", "critical")]
+            assert bad == [], bad
+    finally:
+        page.close()
+
+
+def test_the_keyboard_reaches_the_controls_and_opens_a_finding(browser: BrowserContext, report_dir: Path) -> None:
+    """Tab reaches the page's buttons first, then the cases; Enter opens the one in focus."""
+    page = _open(browser, report_dir, width=1280, height=900)
+    try:
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Open every case"
+        for _ in range(3):
+            page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.parentElement.open") is True
+    finally:
+        page.close()
