@@ -46,15 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--suite", action="append", dest="suites", choices=SUITES,
                         help="run only this suite (repeatable; default: every suite, or those the named targets belong to)")
     parser.add_argument("--target", action="append", dest="targets", default=[], metavar="SPEC",
-                        help="an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, jvm:CLASS, kafka:VERSION) or a "
-                             "broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, kafka:VERSION, bootstrap:HOST:PORT) "
-                             "to report on instead of the defaults (repeatable)")
+                        help="an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, jvm:CLASS, kafka:VERSION: Apache "
+                             "Kafka's authorizer) or a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
+                             "bootstrap:HOST:PORT) to report on instead of the defaults (repeatable)")
     parser.add_argument("--client", action="append", dest="clients", default=[],
                         help="a producer client (kafka-python, aiokafka, confluent-kafka, java, model) instead of the defaults "
                              "(repeatable)")
     parser.add_argument("--broker", action="append", dest="brokers", default=[],
-                        help="a broker the producer clients run against (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
-                             "kafka:VERSION) instead of the defaults (repeatable)")
+                        help="a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, kafka:VERSION: Apache Kafka's "
+                             "broker, kafka-cluster:VERSION[:N]): the producer clients run against it and the broker suite "
+                             "checks it, instead of the defaults (repeatable)")
     parser.add_argument("--kafka-version", type=types.idempotence_release,
                         help="the Kafka release every target is held to (default: the newest modelled; 4.3.0 for producers "
                              "and brokers)")

@@ -63,23 +63,22 @@ class Plan:
 
 
 def target_suites(spec: str) -> tuple[str, ...]:
-    """The suites whose target grammar accepts ``spec`` (``kafka:VERSION`` names both an
-    authorizer and a broker of that release)."""
+    """The suite a ``--target`` spec belongs to: an authorizer spec means what it means in
+    ``check authorizer`` (``kafka:VERSION`` is Apache Kafka's authorizer of that release), a
+    broker-only spec (``test-broker``, ``tansu``, ``bootstrap:HOST:PORT``, ...) the broker suite;
+    Kafka's broker of a release is named with ``--broker kafka:VERSION``."""
     kind = spec.strip().partition(":")[0]
-    found = []
     if kind in ("reference", "reference-indexed", "python", "cmd", "jvm", "kafka") or spec == "kafka-default-by-type":
-        found.append("authorizer")
-    else:
-        from importlib.metadata import entry_points
+        return ("authorizer",)
+    from importlib.metadata import entry_points
 
-        if any(ep.name == spec for ep in entry_points(group="kafka_conformance.targets")):
-            found.append("authorizer")
+    if any(ep.name == spec for ep in entry_points(group="kafka_conformance.targets")):
+        return ("authorizer",)
     try:
         parse_broker_target(spec)
-        found.append("broker")
     except BrokerTargetError:
-        pass
-    return tuple(found)
+        return ()
+    return ("broker",)
 
 
 def make_plan(
@@ -97,7 +96,8 @@ def make_plan(
     ``demo`` adds :data:`DEMONSTRATION` to the authorizers, marked as the demonstration it is."""
     chosen = _suites(suites, targets, clients, brokers)
     named_auth = [t for t in targets if isinstance(t, Target) or "authorizer" in target_suites(t)]
-    named_brokers = [t for t in targets if isinstance(t, str) and "broker" in target_suites(t)]
+    named_brokers = [*(t for t in targets if isinstance(t, str) and "broker" in target_suites(t)),
+                     *(b for b in brokers if _broker_suite_runs(b))]
     for t in targets:
         if isinstance(t, str) and not target_suites(t):
             if t.strip().partition(":")[0] in BROKER_TARGETS:  # a broker kind, malformed: its own message says how
@@ -108,6 +108,11 @@ def make_plan(
             raise ReportError(f"target {t!r}: unknown target; an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, "
                               "jvm:CLASS, kafka:VERSION) or a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
                               "kafka:VERSION, bootstrap:HOST:PORT); 'kafka-conformance targets' lists them")
+    for t in targets:
+        suite = "authorizer" if isinstance(t, Target) else next(iter(target_suites(t)), None)
+        if suite is not None and suite not in chosen:
+            hint = "; Kafka's broker of a release is named with --broker kafka:VERSION" if str(t).startswith("kafka:") else ""
+            raise ReportError(f"target {str(t)!r} is for the {suite} suite, which this run does not include{hint}")
     not_run: list[NotRun] = []
     authorizers = _authorizers(named_auth, kafka_version, all_runnable, timeout, not_run) if "authorizer" in chosen else ()
     demonstrations: tuple[str, ...] = ()
@@ -136,6 +141,8 @@ def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clien
         implied.update(("authorizer",) if isinstance(t, Target) else target_suites(t))
     if clients or brokers:
         implied.add("producer")
+    if any(_broker_suite_runs(b) for b in brokers):  # --broker: the clients run against it, the broker suite checks it
+        implied.add("broker")
     return tuple(s for s in SUITES if s in implied) or SUITES
 
 
@@ -253,6 +260,15 @@ def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool
                 not_run.append(NotRun("broker", f"kafka:{version}", reason))
     return tuple((s, False) for s in specs)
 
+
+
+def _broker_suite_runs(spec: str) -> bool:
+    """Whether the broker suite takes ``spec`` (a cluster, ``kafka-cluster:...``, is the producer suite's only)."""
+    try:
+        parse_broker_target(spec)
+    except BrokerTargetError:
+        return False
+    return True
 
 
 def _check_broker_release(spec: str) -> None:

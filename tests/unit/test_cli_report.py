@@ -98,7 +98,7 @@ def test_help_says_which_targets_are_slow(capsys: pytest.CaptureFixture[str]) ->
                                                ("kafka:0.11.0", "before the oldest broker the reference models")])
 def test_a_kafka_broker_of_a_release_the_kit_cannot_start_is_a_usage_error(
         broker: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, stderr = _run(["report", "--suite", "broker", "--target", broker, "--out", str(tmp_path / "r"), *FAST], capsys)
+    code, _, stderr = _run(["report", "--suite", "broker", "--broker", broker, "--out", str(tmp_path / "r"), *FAST], capsys)
     assert code == 2, stderr
     assert f"target {broker!r}" in stderr and says in stderr
     assert "running" not in stderr and not (tmp_path / "r" / "report.json").exists()
@@ -142,3 +142,14 @@ def test_something_asked_for_that_could_not_run_is_exit_4(tmp_path: Path, capsys
                                  str(tmp_path / "r"), *FAST], capsys)
     assert code == 4, stdout + stderr
     assert "verdict: incomplete" in stdout
+
+
+def test_a_target_means_what_it_means_in_check_and_brokers_are_named_with_broker() -> None:
+    from kafka_conformance.report import plan
+
+    assert plan.target_suites("kafka:4.3.1") == ("authorizer",)  # Apache Kafka's authorizer, as in check authorizer
+    assert plan.target_suites("tansu") == ("broker",) and plan.target_suites("nonsense") == ()
+    both = plan.make_plan(brokers=["test-broker"])
+    assert both.suites == ("producer", "broker") and both.brokers == (("test-broker", True),)
+    with pytest.raises(plan.ReportError, match=r"is for the authorizer suite, .* --broker kafka:VERSION"):
+        plan.make_plan(suites=["broker"], targets=["kafka:4.3.1"])
