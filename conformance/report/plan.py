@@ -42,6 +42,12 @@ ask for a verdict on its mock, so the defaults leave it out and say why."""
 DEFAULT_IDEMPOTENCE_VERSION = "4.3.0"
 DEMONSTRATION = "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"
 """``--demo``'s planted bug: the reference with an ALLOW that beats a DENY (KIP-11 says DENY wins)."""
+EXAMPLES = (
+    ("examples/python_authorizer/my_authorizer.py", "python:examples.python_authorizer.my_authorizer:factory", None),
+    ("examples/node_authorizer/authorizer.js", "cmd:node examples/node_authorizer/authorizer.js", "node"),
+)
+"""``--demo`` from a checkout: the example authorizers shipped beside the kit (file, target, program needed),
+real implementations that hold, beside the planted bug that does not."""
 
 
 class ReportError(ValueError):
@@ -117,7 +123,7 @@ def make_plan(
     authorizers = _authorizers(named_auth, kafka_version, all_runnable, timeout, not_run) if "authorizer" in chosen else ()
     demonstrations: tuple[str, ...] = ()
     if demo and "authorizer" in chosen:
-        authorizers += _authorizers([DEMONSTRATION], kafka_version, False, timeout, not_run)
+        authorizers += _authorizers([*_examples(not_run), DEMONSTRATION], kafka_version, False, timeout, not_run)
         demonstrations = (DEMONSTRATION,)
     producers = _producers(clients, brokers, all_runnable, not_run) if "producer" in chosen else ()
     broker_targets = _brokers(named_brokers, kafka_version, all_runnable, not_run) if "broker" in chosen else ()
@@ -260,6 +266,22 @@ def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool
                 not_run.append(NotRun("broker", f"kafka:{version}", reason))
     return tuple((s, False) for s in specs)
 
+
+
+def _examples(not_run: list[NotRun]) -> list[str]:
+    """The example authorizers found under the working directory (a checkout of the kit)."""
+    import shutil
+    from pathlib import Path
+
+    found = []
+    for path, spec, program in EXAMPLES:
+        if not Path(path).is_file():
+            continue
+        if program is not None and shutil.which(program) is None:
+            not_run.append(NotRun("authorizer", spec, f"{program} is not installed here"))
+            continue
+        found.append(spec)
+    return found
 
 
 def _broker_suite_runs(spec: str) -> bool:

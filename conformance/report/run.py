@@ -24,7 +24,7 @@ from kafka_conformance.report.from_authorizer import authorizer_column, authoriz
 from kafka_conformance.report.from_broker import broker_column, broker_rows
 from kafka_conformance.report.from_producer import column_target, producer_column, producer_rows
 from kafka_conformance.report.model import Cell, CellStatus, Column, NotRun, Report, Row, SuiteRun
-from kafka_conformance.report.plan import DEFAULT_IDEMPOTENCE_VERSION, Plan, ReportError, make_plan
+from kafka_conformance.report.plan import DEFAULT_IDEMPOTENCE_VERSION, EXAMPLES, Plan, ReportError, make_plan
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 from kafka_conformance.terminal.verdict import run_seed
 
@@ -138,6 +138,9 @@ def unrunnable(suite: str, target: str, release: str, problem: str, rows: tuple[
     return Column(suite, target, release, cells=cells, problem=problem)
 
 
+EXAMPLE_SPECS = frozenset(spec for _, spec, _ in EXAMPLES)
+
+
 def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
                       skipped: list[NotRun]) -> SuiteRun:
     from kafka_conformance.authorizer.check import check_authorizer
@@ -154,7 +157,8 @@ def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | 
             continue
         demonstration = target.spec in plan.demonstrations
         what = ("a planted bug (ALLOW beats DENY), to show the kit catching one" if demonstration
-                else "the kit's reference authorizer" if target.spec.startswith("reference") else "")
+                else "the kit's reference authorizer" if target.spec.startswith("reference")
+                else "an example authorizer shipped with the kit" if target.spec in EXAMPLE_SPECS else "")
         column = authorizer_column(report, description=what)
         columns.append(_done(say, attrs.evolve(column, demonstration=demonstration)))
     return SuiteRun("authorizer", rows, tuple(columns))

@@ -153,3 +153,20 @@ def test_a_target_means_what_it_means_in_check_and_brokers_are_named_with_broker
     assert both.suites == ("producer", "broker") and both.brokers == (("test-broker", True),)
     with pytest.raises(plan.ReportError, match=r"is for the authorizer suite, .* --broker kafka:VERSION"):
         plan.make_plan(suites=["broker"], targets=["kafka:4.3.1"])
+
+
+def test_the_demo_from_a_checkout_runs_the_example_authorizers_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From the repository root, --demo shows real implementations holding beside the planted bug:
+    the Python example, and the Node.js one where node is installed (else it says why not)."""
+    import shutil
+
+    from kafka_conformance.report import plan
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    made = plan.make_plan(suites=["authorizer"], demo=True)
+    specs = [t.spec for t in made.authorizers]
+    assert specs[0] == "reference" and specs[-1] == plan.DEMONSTRATION and made.demonstrations == (plan.DEMONSTRATION,)
+    assert "python:examples.python_authorizer.my_authorizer:factory" in specs
+    node = "cmd:node examples/node_authorizer/authorizer.js"
+    assert (node in specs) == (shutil.which("node") is not None)
+    assert (node in specs) != any(n.target == node for n in made.not_run)
