@@ -14,6 +14,7 @@ from kafka_conformance.authorizer.render import describe_scenario
 from kafka_conformance.authorizer.report import PropertyResult, Status
 from kafka_conformance.authorizer.report import Report as AuthorizerReport
 from kafka_conformance.authorizer.targets import replay_command
+from kafka_conformance.reference.aclfiles.text import format_kafka_acls_list
 from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Row
 
 __all__ = ["authorizer_column", "authorizer_rows", "replay_command"]
@@ -66,6 +67,7 @@ def _cell(result: PropertyResult, target: str) -> Cell:
         explanation=d.explanation,
         saved_to=result.saved_to,
         replay=replay_command(result.saved_to, target),
+        listing=format_kafka_acls_list(cx.scenario.bindings) if cx.scenario.bindings else "",
     )
     notes = (result.reason,) if result.reason else ()
     return Cell(result.name, CellStatus.DIVERGES, result.examples, divergences=(divergence,), notes=notes)

@@ -69,6 +69,9 @@ class Divergence:
     explanation: str
     saved_to: str | None = None
     replay: str | None = None
+    listing: str = ""
+    """An authorizer case's ACLs as ``kafka-acls --list`` prints them (``kafka-conformance explain``
+    reads it back); empty for the other suites."""
 
 
 @attrs.frozen

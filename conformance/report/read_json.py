@@ -74,6 +74,7 @@ def _divergence(obj: Any, where: str) -> Divergence:
         explanation=_opt(obj, "explanation", str, where, ""),
         saved_to=_opt(obj, "saved_to", str, where, None),
         replay=_opt(obj, "replay", str, where, None),
+        listing=_opt(obj, "listing", str, where, ""),
     )
 
 

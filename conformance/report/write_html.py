@@ -152,6 +152,10 @@ def _finding(f: Finding, n: int) -> str:
     parts.append(f"<p>Shown by: {_e(where)} ({f.suite} suite).</p>")
     if d.case:
         parts.append(f"<pre>{_e(chr(10).join(d.case))}</pre>")
+    if d.listing:
+        parts.append("<details><summary>The ACLs as <code>kafka-acls --list</code> prints them "
+                     "(<code>kafka-conformance explain</code> reads this)</summary>"
+                     f"<pre>{_e(d.listing)}</pre></details>")
     parts.append("<dl>")
     parts.append(f"<dt>expected (Kafka)</dt><dd>{_marked(d.expected, d.actual)}</dd>")
     parts.append(f"<dt>actual</dt><dd>{_marked(d.actual, d.expected)}</dd>")
