@@ -63,7 +63,6 @@ def check_authorizer(
     mode: str = DEFAULT_MODE,
     properties: Iterable[str] | None = None,
     failures_dir: str | Path | None = None,
-    on_result: Callable[[str, str, int, int], None] | None = None,
     stop_at_first_failure: bool = False,
     timeout: float | str | None = None,
     progress: ProgressSink | None = None,
@@ -76,8 +75,7 @@ def check_authorizer(
     that passing it back repeats the run.  The cases saved in ``failures_dir`` by earlier runs
     for this target and property are asked again before any new search
     (:func:`~kafka_conformance.authorizer.saved.still_failing`).
-    ``on_result(property, status, done, total)`` is called as each property ends
-    (the selftest's scorecard); ``progress`` receives a
+    ``progress`` receives a
     :class:`~kafka_conformance.terminal.events.ProgressEvent` as each property
     starts, after each example and as it ends.  ``stop_at_first_failure`` skips the properties
     after the first that fails (the selftest's time-to-catch).  ``timeout`` bounds
@@ -122,8 +120,6 @@ def check_authorizer(
             results.append(PropertyResult(prop.name, Status.SKIPPED,
                                           reason=f"not run: {ctx.stopped}"))
             continue
-        if on_result is not None:
-            on_result(prop.name, "running", len(results), len(selected))
         reason = prop.needs(caps)
         if reason is not None:
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason=reason))
@@ -144,8 +140,6 @@ def check_authorizer(
             result = PropertyResult(result.name, result.status, result.examples,
                                     result.counterexample, result.reason, str(path))
         results.append(result)
-        if on_result is not None:
-            on_result(prop.name, result.status.value, len(results), len(selected))
     return Report(
         target=resolved.spec,
         label=resolved.label,

@@ -113,8 +113,7 @@ def check_broker(
     max_rounds: int = 6,
     max_steps: int = 10,
     settings: Settings | None = None,
-    timeout_s: float = 10.0,
-    on_progress: Callable[[str], None] | None = None,
+    timeout: float = 10.0,
     progress: ProgressSink | None = None,
 ) -> BrokerReport:
     """Hold the broker named by ``target`` to Kafka ``kafka_version``'s producer-state rules.
@@ -134,7 +133,7 @@ def check_broker(
     column = f"broker {target}@{profile.version}"
     emit(progress, ProgressEvent(Kind.START, column, "starting the broker"))  # a JVM broker takes seconds
     with open_broker_target(target) as handle:
-        session = _Session(handle, timeout_s)
+        session = _Session(handle, timeout)
         try:
             try:
                 deletes = session.deletes_records()
@@ -150,8 +149,6 @@ def check_broker(
             if table:
                 emit(progress, ProgressEvent(Kind.END, column, "probe table", len(probes), len(PROBES), diverging,
                                              f"{len(probes) - diverging}/{len(probes)} as Kafka"))
-            if on_progress is not None and table:
-                on_progress(f"probe table: {sum(p.status == 'conforms' for p in probes)}/{len(probes)} as Kafka")
             findings: list[BrokerFinding] = []
             errors: list[str] = []
             coverage: Counter[str] = Counter()
@@ -183,8 +180,6 @@ def check_broker(
                         outcome = attrs.evolve(outcome, saved_to=str(saved))
                     findings.append(outcome)
                     tolerated.add(outcome.anomaly)
-                    if on_progress is not None:
-                        on_progress(f"round {round_no}: found {outcome.anomaly}")
                     emit(progress, ProgressEvent(Kind.NOTE, column, message=f"round {round_no}: found {outcome.anomaly}"))
                 emit(progress, ProgressEvent(Kind.END, column, "generated cases", examples, max(max_examples, examples),
                                              diverging + len(findings), "done"))

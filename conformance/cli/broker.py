@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         with types.progress_for(args) as progress:
             report = check_broker(
                 args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
-                timeout_s=args.timeout, failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
+                timeout=args.timeout, failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
                 progress=progress,
             )
     except BrokerTargetError as exc:
