@@ -224,7 +224,7 @@ others are ordinary users whose rights come from ACLs alone."""
 
 def authorized_properties(text: str, port: int, release: KafkaVersion) -> str:
     """``text`` with its client listener on SASL_PLAINTEXT (PLAIN logins :data:`AUTH_USERS`) and
-    Kafka's authorizer of the release on, denying what no ACL allows (``real-kafka.md`` §2c)."""
+    Kafka's authorizer of the release on, denying what no ACL allows (``docs/spec/authorization.md`` §2.1 step 5)."""
     out = []
     for line in text.splitlines():
         key, _, value = line.partition("=")

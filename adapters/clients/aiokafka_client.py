@@ -4,7 +4,7 @@ aiokafka is asyncio-only, so the adapter runs one event loop on a private
 thread and the shared step loop submits sends to it; completions are recorded
 from the message futures' done-callbacks on that loop.
 
-What aiokafka can and cannot be asked (facts file §2.4): it keeps one produce
+What aiokafka can and cannot be asked (``docs/spec/idempotence.md`` §2.4): it keeps one produce
 request in flight per broker whatever ``max.in.flight`` says (accepted with a
 note: one is within any bound), it has no ``retries`` count (retriable errors are
 retried; ``retries=0`` is refused), and no delivery timeout: a batch's time to

@@ -1,7 +1,7 @@
 """Apache Kafka's own Java ``KafkaProducer`` (kafka-clients 4.3.0) as a producer under test.
 
-Why the Java client: it is the reference the facts file and the trace table are
-written against (KIP-98, KIP-360, KIP-679 ...), so its own behaviour on a row is
+Why the Java client: it is the reference ``docs/spec/idempotence.md`` (§2.1, §2.2) and the trace table
+(§5.2) are written against (KIP-98, KIP-360, KIP-679 ...), so its own behaviour on a row is
 the most useful answer the kit can give - including where it is known to break
 a row (KAFKA-14034).
 

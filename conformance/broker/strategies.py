@@ -30,7 +30,7 @@ from kafka_conformance.reference.broker.profile import BrokerProfile
 __all__ = ["MOVES", "broker_cases"]
 
 MOVES = ("next", "resend", "gap", "overlap", "bump-epoch", "bump-epoch-nonzero", "stale-epoch", "negative-sequence", "window-edge")
-"""What a step can do; each is a branch of the broker's checks (facts file §1.3).  ``window-edge``
+"""What a step can do; each is a branch of the broker's checks (``docs/spec/idempotence.md`` §1.3).  ``window-edge``
 sends batches until the producer has sent a window's worth and one more, then resends the
 oldest batch still cached or the one that just left (the edges of
 :mod:`~kafka_conformance.broker.classes`, where a window of four or six hides)."""

@@ -3,8 +3,8 @@
 Where :func:`~kafka_conformance.producer.strategies.producer_traces` draws a whole
 trace up front, the machine grows one step by step against a running engine and
 checks invariants after *every* step, so a failure is caught at the step that
-caused it and shrinks to the shortest prefix.  Rules are the alphabet of the
-facts file §5: send to a partition, let time pass, flush, a fault for the next
+caused it and shrinks to the shortest prefix.  Rules are the alphabet of
+``docs/spec/idempotence.md`` §5.1: send to a partition, let time pass, flush, a fault for the next
 produce request of a partition (drop it, drop its answer, delay it, disconnect,
 inject an error code), leader failover, broker crash and restart, disconnect
 everyone, a leaderless period, producer-id expiry.

@@ -72,7 +72,7 @@ class RunResult:
     trace: ProducerTrace
     status: RunStatus
     number: str | None = None
-    """The trace table row number (facts file §5), when it is a row."""
+    """The trace table row number (``docs/spec/idempotence.md`` §5.2), when it is a row."""
     verdicts: tuple[tuple[str, str, str], ...] = ()
     """(property id, outcome, most serious attribution or "") per property."""
     anomalies: tuple[Anomaly, ...] = ()

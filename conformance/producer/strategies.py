@@ -1,4 +1,4 @@
-"""Hypothesis strategies over the producer failure-trace alphabet (facts file §5).
+"""Hypothesis strategies over the producer failure-trace alphabet (``docs/spec/idempotence.md`` §5.1).
 
 :func:`producer_traces` draws a whole :class:`ProducerTrace`: the application's
 sends, waits and flushes, cluster faults between them (failover, broker crash

@@ -1,6 +1,6 @@
 """The trace table on real clients: every row on one client, and the client x broker matrix.
 
-The table (facts file §5, :mod:`trace_table`) names the traces every idempotent
+The table (``docs/spec/idempotence.md`` §5.2, :mod:`trace_table`) names the traces every idempotent
 producer must survive: a lost response, 5 versus 6 in flight, a failover, a
 stale epoch, injected 46 and 59, a leader absent longer than the batch
 timeout, ...  :func:`run_table` runs each row once on one client and judges it;

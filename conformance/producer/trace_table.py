@@ -1,4 +1,4 @@
-"""The facts file's 24 property <-> trace pairs (§5), as producer traces with expectations.
+"""The 24 property <-> trace pairs of ``docs/spec/idempotence.md`` §5.2, as producer traces with expectations.
 
 Each :class:`TableEntry` is one row that a :class:`ProducerTrace` can express:
 the trace, and what the reference (the model engine: reference producer against
@@ -51,10 +51,10 @@ EVERYTHING = (*SAFETY, P.LIVENESS)
 
 @attrs.frozen
 class TableEntry:
-    """One row of §5 as a runnable trace and the reference's expected answer."""
+    """One row of §5.2 as a runnable trace and the reference's expected answer."""
 
     number: str
-    """The row number of §5 (``6b`` for a second trace of row 6)."""
+    """The row number of §5.2 (``6b`` for a second trace of row 6)."""
     name: str
     properties: tuple[str, ...]
     """The §3 property ids the row is about (``G-EO``, ``L-SEQ``, ``CFG``, ...)."""
@@ -440,7 +440,7 @@ NOT_EXPRESSIBLE: tuple[tuple[str, str], ...] = (
     ),
     ("11", "a new epoch starting at a non-zero sequence: a conforming producer never sends one; crafted requests"),
 )
-"""Rows of §5 that a producer trace cannot express, with the reason."""
+"""Rows of §5.2 that a producer trace cannot express, with the reason."""
 
 
 def _completions(events: Sequence[Event]) -> dict[str, Event]:

@@ -2,7 +2,7 @@
 
 The column is one client against one broker (``kafka-python@test-broker``; the
 model engine is ``model``).  Rows are the generated failure traces and every
-row of the trace table (``#5 ...``), whose names are the facts file's.  The
+row of the trace table (``#5 ...``), whose names are those of ``docs/spec/idempotence.md`` §5.2.  The
 producer suite judges the *client*: a violation attributed to the client
 diverges; one attributed to the broker diverges only when the trace table does
 not expect it of Kafka's own broker (row 6 pins KAFKA-15591, which the reference

@@ -3,7 +3,7 @@
 The contract says ALLOWED iff the caller may perform the operation on *at least
 one* resource of the type.  Kafka ships two approximations of it, and they
 disagree with each other and with the contract in documented ways
-(``docs/reference-authorizer.md``, "authorizeByResourceType"):
+(``docs/spec/authorization.md`` §3):
 
 * ``INTERFACE_DEFAULT``: the interface's default method, which StandardAuthorizer
   uses.  It first probes ``authorize()`` on a resource literally named

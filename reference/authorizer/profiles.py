@@ -41,7 +41,7 @@ class Profile:
     """The semantics of one authorizer flavour in one Kafka release.
 
     Each boolean below is derived from the version table in
-    ``docs/reference-authorizer.md``; the field docstrings say which ticket
+    ``docs/spec/authorization.md`` §7; the field docstrings say which ticket
     changed it.  They are computed once per profile (``cached_property``): the
     decision procedure reads several of them for every ACL it looks at.
     """

@@ -1,7 +1,7 @@
 """Record batches as the idempotence rules see them, and Kafka's sequence arithmetic.
 
 Only the v2 batch-header fields the broker's producer-state rules read are
-modelled (facts file §1.2): producer id, producer epoch, base sequence, the
+modelled (``docs/spec/idempotence.md`` §1.2): producer id, producer epoch, base sequence, the
 record count (which fixes ``lastOffsetDelta`` and so the last sequence), the
 transactional bit, the magic byte, and a timestamp for producer-id expiry.
 

@@ -11,11 +11,11 @@ Two facts per code drive the delivery checker and any client model:
 * ``retriable``: whether the Java client's exception for the code is a
   ``RetriableException``.  OUT_OF_ORDER_SEQUENCE_NUMBER and UNKNOWN_PRODUCER_ID
   are not, but the idempotent producer handles them specially (retry or epoch
-  bump), see the facts file §2.1.
+  bump), see ``docs/spec/idempotence.md`` §2.1.
 
 The lower-epoch answer is code 47 in every release: before 2.7 the Java
-client mapped 47 to ``ProducerFencedException``; since KIP-588 (2.7) and
-KAFKA-10687 (2.7.1/2.8.0) to ``InvalidProducerEpochException``.  The wire code
+client mapped 47 to ``ProducerFencedException``; since KIP-588 and
+KAFKA-10687 (both in 2.7.0) to ``InvalidProducerEpochException`` (``docs/spec/idempotence.md`` §1.6).  The wire code
 never changed, only the exception class.
 """
 

@@ -1,6 +1,6 @@
 """Broker producer state per (partition, producer id), and the checks a client batch meets.
 
-This is the heart of the idempotent broker (facts file §1.3), written so each
+This is the heart of the idempotent broker (``docs/spec/idempotence.md`` §1.3), written so each
 step can be read against ``ProducerStateEntry`` / ``ProducerAppendInfo`` /
 ``UnifiedLog.analyzeAndValidateProducerState``:
 

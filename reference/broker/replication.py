@@ -4,7 +4,7 @@ Small on purpose: enough to decide which acknowledged writes a partition must
 keep (KIP-185: acks=all, replication factor >= 2, min.insync.replicas >= 2, no
 unclean election, no hard or concurrent failure) and to show that a new leader
 deduplicates retries because followers rebuild producer state from the batches
-they replicate (facts file §1.3 step 8).
+they replicate (``docs/spec/idempotence.md`` §1.3 step 6).
 
 Modelling choices, each the net effect of Kafka's mechanism rather than the
 mechanism itself [inferred]:

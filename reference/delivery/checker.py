@@ -1,6 +1,6 @@
 """The delivery checker: a pure function from (trace, final log, configuration) to verdicts.
 
-:func:`check_delivery` judges every property of the facts file §3 (G-AMO,
+:func:`check_delivery` judges every property of ``docs/spec/idempotence.md`` §3 (G-AMO,
 G-ALO, G-EO, G-ORD, G-OFF, G-DEF, G-IMPLIED, L-SEQ, L-EPOCH, LIVE) and names
 each anomaly it finds (:mod:`verdicts`).  Attribution follows KIP-185: an
 anomaly is *outside the guarantee* when the configuration never promised the

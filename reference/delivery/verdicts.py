@@ -1,6 +1,6 @@
 """Verdicts of the delivery checker: properties, outcomes, attribution and named anomalies.
 
-Each property of the facts file §3 gets one :class:`Verdict`: it *holds*, is
+Each property of ``docs/spec/idempotence.md`` §3 gets one :class:`Verdict`: it *holds*, is
 *violated* (with the anomalies that show it), or is *unknown* (the trace or the
 final log cannot settle it).  Every anomaly is attributed, per KIP-185, to the
 **broker**, the **client**, or to a run **outside the guarantee** (a hard or

@@ -42,7 +42,7 @@ class Origin(enum.Enum):
 
 class IdempotenceRequest(enum.Enum):
     """What the configuration asks of idempotence, in the never-shipped tri-state
-    proposal's words (facts file §1.7); the shipped clients know only on and off."""
+    proposal's words (``docs/spec/idempotence.md`` §1.7); the shipped clients know only on and off."""
 
     OFF = "off"
     REQUIRED = "required"

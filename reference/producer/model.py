@@ -7,7 +7,7 @@ with the produce requests it sends (:class:`ProduceCall`) and logs what the
 application sees (:class:`~trace.Send`, :class:`~trace.Acked`,
 :class:`~trace.Failed`, :class:`~trace.Indeterminate`).
 
-It follows the Java producer from 2.5 on (facts file §2.1) where that is safe,
+It follows the Java producer from 2.5 on (``docs/spec/idempotence.md`` §2.1) where that is safe,
 and departs from it where Java is known to break its own guarantee:
 
 * **Stamps.**  A batch gets (producer id, epoch, base sequence) when first

@@ -1,5 +1,5 @@
 """Which ACLs each producer and transaction request needs (the table in
-``docs/reference-authorizer.md`` §4, read from ``KafkaApis.scala``).
+``docs/spec/authorization.md`` §4, read from ``KafkaApis.scala``).
 
 :func:`required_checks` lists, in Kafka's order, the checks a request goes
 through.  A :class:`Check` passes when *any* of its alternatives is ALLOWED;

@@ -10,7 +10,7 @@ partition (counted as requests arrive, across all brokers and connections,
 retries included, 1-based) and the :class:`Action` taken on it.  Requests no
 rule names are delivered normally.
 
-The actions are the trace alphabet of the facts file (§5) that acts on one
+The actions are the trace alphabet of ``docs/spec/idempotence.md`` §5.1 that acts on one
 request; faults that act on the cluster as a whole (failover, crash, expiry,
 disconnecting everyone) are steps of the program, :mod:`producer_program`.
 """

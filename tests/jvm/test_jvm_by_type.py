@@ -60,7 +60,7 @@ def test_shim_authorize_is_standard_authorizer(jvm: JvmSession) -> None:
     _passed(["authorize", "not-ready", "records", "listing"], 150, "hostile")
 
 
-# -- memo §3.4, column D -------------------------------------------------------------------------
+# -- ``docs/spec/authorization.md`` §3.4, column D -----------------------------------------------
 
 
 def acl(perm: str, pattern: str, name: str, *, principal: str = "User:alice", op: str = "WRITE",

@@ -3,7 +3,7 @@
 Each mutant is a function that monkeypatches the reference's broker side for the
 duration of one test.  The model engine then runs the (correct) reference
 producer against the mutated cluster; the trace table and the model property
-must notice.  Sources: facts file §4.5 (broker side).
+must notice.  Sources: ``docs/spec/idempotence.md`` §4.3.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def no_sequence_wrap(mp: pytest.MonkeyPatch) -> None:
 
 
 def no_state_on_followers(mp: pytest.MonkeyPatch) -> None:
-    """Followers append replicated batches without updating producer state (facts §1.3 step 8)."""
+    """Followers append replicated batches without updating producer state (``docs/spec/idempotence.md`` §1.3 step 6)."""
 
     def append_replicated(self: PartitionLog, entry: LogEntry) -> None:
         if entry.base_offset != self.log_end_offset:

@@ -110,7 +110,7 @@ def test_classifiers_match_tox_envs() -> None:
 
 
 def _doc_files() -> list[Path]:
-    docs = sorted((ROOT / "docs").glob("*.md"))
+    docs = [*sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "docs" / "spec").glob("*.md"))]
     return [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *docs, *sorted((ROOT / "benchmarks").glob("*.md"))]
 
 
@@ -164,3 +164,98 @@ def test_every_input_class_is_documented() -> None:
     text = (ROOT / "docs" / "input-domain.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `([a-z-]+:[a-z0-9-]+)` \|", text, flags=re.MULTILINE))
     assert documented == {c.name for c in DOMAIN}, sorted(documented ^ {c.name for c in DOMAIN})
+
+
+# -- the spec is self-contained (issue 34) ------------------------------------------------------------
+
+CODE_FOLDERS = ("reference", "conformance", "adapters", "corpora", "benchmarks", "tests")
+"""The folders whose docstrings and comments cite documents."""
+
+
+def _git_files(*patterns: str) -> list[Path]:
+    """The repository's files (tracked, and new ones not ignored) matching ``patterns``."""
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: no list of the repository's files")
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", *patterns],
+                            cwd=ROOT, capture_output=True, check=True).stdout.decode("utf-8")
+    return [ROOT / name for name in sorted(set(listed.split("\0"))) if name and (ROOT / name).is_file()]
+
+
+def _prose(source: str) -> list[tuple[int, str]]:
+    """The docstrings (any string standing alone as a statement) and comments of a module, with their line."""
+    import ast
+    import io
+    import tokenize
+
+    found = [(node.lineno, node.value.value) for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+    found += [(token.start[0], token.string) for token in tokenize.generate_tokens(io.StringIO(source).readline)
+              if token.type == tokenize.COMMENT]
+    return found
+
+
+def test_every_docs_path_cited_in_a_docstring_or_comment_exists() -> None:
+    """A ``docs/...`` path in the prose of the code names a file (or folder) of the repository."""
+    bad = []
+    for path in _git_files(*(f"{folder}/*.py" for folder in CODE_FOLDERS)):
+        for line, text in _prose(path.read_text(encoding="utf-8")):
+            for cited in re.findall(r"(?<![\w/.-])docs/[\w./-]*\w", text):
+                if not (ROOT / cited).exists():
+                    bad.append(f"{path.relative_to(ROOT)}:{line}: {cited}")
+    assert not bad, bad
+
+
+OUTSIDE_CITATION = re.compile(r"\b(?:memo\s*\(?§|facts\s*\(?§|facts\s+file)", re.IGNORECASE)
+"""A section of a document outside the repository: the old authorizer memo or idempotence facts file."""
+
+def test_no_file_cites_a_document_outside_the_repository() -> None:
+    """The executable spec is checked against ``docs/spec/authorization.md`` and ``docs/spec/idempotence.md``,
+    never against a memo or a facts file that lives somewhere else."""
+    bad = []
+    for path in _git_files("*.py", "*.md"):
+        name = path.relative_to(ROOT).as_posix()
+        if name == "tests/repo/test_docs.py":
+            continue  # this test names what it looks for
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if OUTSIDE_CITATION.search(line):
+                bad.append(f"{name}:{number}: {line.strip()}")
+    assert not bad, bad
+
+
+def test_the_spec_documents_cover_every_section_the_code_cites() -> None:
+    """Every section of a spec document (``docs/spec/``) that the code cites is a heading (or a numbered item) of it."""
+    headings: dict[str, set[str]] = {}
+    for doc in sorted((ROOT / "docs" / "spec").glob("*.md")):
+        text = doc.read_text(encoding="utf-8")
+        headings[f"docs/spec/{doc.name}"] = set(re.findall(r"^(?:#+|-) (§[\d.]+) ", text, flags=re.MULTILINE))
+    assert set(headings) == {"docs/spec/authorization.md", "docs/spec/idempotence.md"}, sorted(headings)
+    bad = []
+    for path in _git_files(*(f"{folder}/*.py" for folder in CODE_FOLDERS)):
+        for line, text in _prose(path.read_text(encoding="utf-8")):
+            for doc, section in re.findall(r"(docs/spec/[\w-]+\.md)``?\s+(§[\d.]*\d)", text):
+                if section not in headings.get(doc, set()):
+                    bad.append(f"{path.relative_to(ROOT)}:{line}: {doc} {section}")
+    assert not bad, bad
+
+
+MACHINE_PATH = re.compile(r"(?:^|[^\w.~-])/(?:work|root|home|Users)/|\b[A-Za-z]:(?:\\\\|\\|/)+Users\b")
+"""An absolute path of somebody's machine: a work tree, a home folder (Linux, macOS, Windows)."""
+
+MACHINE_PATH_ALLOWED = {"tests/unit/test_trust_boundaries.py": 1}
+"""Files that hold such a path on purpose, with how many lines do: the trust tests feed the kit a message
+shaped like a Windows path, as input to escape, not as a place on any machine."""
+
+
+def test_no_tracked_file_names_a_path_on_a_developers_machine() -> None:
+    """Nothing the repository ships names a folder of the machine it was written on."""
+    found: dict[str, list[str]] = {}
+    for path in _git_files("*.py", "*.md", "*.ini", "*.toml", "*.json", "*.txt"):
+        name = path.relative_to(ROOT).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if MACHINE_PATH.search(line):
+                found.setdefault(name, []).append(f"{name}:{number}: {line.strip()[:160]}")
+    bad = [hit for name, hits in found.items() if len(hits) != MACHINE_PATH_ALLOWED.get(name, 0) for hit in hits]
+    assert not bad, bad
+    assert {name: len(hits) for name, hits in found.items()} == MACHINE_PATH_ALLOWED

@@ -2,7 +2,7 @@
 
 These are findings about real software, so each assertion names the anomaly the
 kit must report; the report (docs/broker-conformance.md) says which of the
-divergences announced in the facts file were confirmed.
+divergences expected before the runs were confirmed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The semantic facts of ``AuthorizerTest`` (memo §6.5), restated.
+"""The semantic facts of ``AuthorizerTest`` (``docs/spec/authorization.md`` §6.5), restated.
 
 At 3.9.0 most of these ran in both ``kraft`` (StandardAuthorizer) and ``zk``
 (AclAuthorizer) mode; at HEAD in kraft mode only.  The ``upstream_mode``

@@ -1,6 +1,6 @@
 """``authorizeByResourceType`` (KIP-679): the three variants of the reference.
 
-Facts: memo §3 - the interface default (§3.1, what StandardAuthorizer ships),
+Facts: ``docs/spec/authorization.md`` §3 - the interface default (§3.1, what StandardAuthorizer ships),
 the AclAuthorizer override (§3.2), their differences from the contract (§3.3),
 every row of the worked example table (§3.4), and the nine ``BaseAuthorizerTest``
 methods (§6.3), run as upstream did: against AclAuthorizer's override (``zk``), the
@@ -99,7 +99,7 @@ def _case_ids():
 )
 @pytest.mark.parametrize(("row", "acls", "supers", "flag", "op", "d", "a", "t"), ROWS, ids=list(_case_ids()))
 def test_worked_example(build, by_type, variant, profile, row, acls, supers, flag, op, d, a, t):
-    """Memo §3.4: each row's D (interface default), A (AclAuthorizer) and T (ground
+    """§3.4: each row's D (interface default), A (AclAuthorizer) and T (ground
     truth) column.  D is checked both on the StandardAuthorizer and wrapped around an
     AclAuthorizer (as AuthorizerInterfaceDefaultTest did): the rows do not depend on it."""
     authz = build(profile, acls, super_users=supers, allow_everyone=flag)
@@ -109,7 +109,7 @@ def test_worked_example(build, by_type, variant, profile, row, acls, supers, fla
 
 @pytest.mark.parametrize("row", sorted(PROBE_ROWS))
 def test_worked_example_probe_rows(build, row):
-    """Memo §3.4 rows 8, 13, 16: D's ALLOWED comes from the probe on ``hardcode``."""
+    """§3.4 rows 8, 13, 16: D's ALLOWED comes from the probe on ``hardcode``."""
     _, acls, supers, flag, op, *_ = next(r for r in ROWS if r[0] == row)
     authz = build(STANDARD, acls, super_users=supers, allow_everyone=flag)
     context = RequestContext(parse_principal("User:alice"), "10.0.0.1")
@@ -119,7 +119,7 @@ def test_worked_example_probe_rows(build, row):
 
 @pytest.mark.parametrize("row", [2, 5, 8, 12, 13, 16, 17, 18, 19])
 def test_ground_truth_witness_is_really_allowed(build, check, row):
-    """Memo §3.4 rows with T = ALLOWED (e.g. "foo1" for row 2, "foox" for row 5): the
+    """§3.4 rows with T = ALLOWED (e.g. "foo1" for row 2, "foox" for row 5): the
     witness T reports is a real, non-empty name that authorize() allows."""
     _, acls, supers, flag, op, *_ = next(r for r in ROWS if r[0] == row)
     authz = build(STANDARD, acls, super_users=supers, allow_everyone=flag)
@@ -219,7 +219,7 @@ def test_deny_takes_precedence(profile, variant):
 @BASE_MODES
 def test_prefixed_resource_deny_dominate(profile, variant):
     """BaseAuthorizerTest.testAuthorizeByResourceTypePrefixedResourceDenyDominate, which
-    is also memo §3.4 row 21 (GROUP, READ): allow abcde -> ALLOWED; + deny abcd ->
+    is also §3.4 row 21 (GROUP, READ): allow abcde -> ALLOWED; + deny abcd ->
     DENIED; + allow abc -> ALLOWED; + deny a -> DENIED; + allow ab -> still DENIED."""
     base = Base(profile, variant)
     allow, deny = ace(U1, H1, "READ", "ALLOW"), ace(U1, H1, "READ", "DENY")
@@ -365,7 +365,7 @@ def test_probe_name_is_hardcode():
     ids=["unrelated", "literal-hardcode", "prefix-of-hardcode"],
 )
 def test_default_probe_depends_on_the_name_hardcode(build, by_type, acls, expected):
-    """Memo §9 pitfall 10: with allow.everyone on, ACLs of anyone on a topic literally
+    """§3.3: with allow.everyone on, ACLs of anyone on a topic literally
     named ``hardcode`` (or a prefix of it) change the interface default's answer."""
     authz = build(STANDARD, acls, allow_everyone=True)
     assert by_type(authz, "User:alice", "WRITE", "TOPIC", variant=D) is expected
@@ -393,7 +393,7 @@ def test_empty_name_deny_prefix_never_dominates(build, by_type):
 
 @pytest.mark.parametrize(("version", "present"), [("2.7.0", False), ("2.8.0", True)])
 def test_by_type_arrives_in_2_8(version, present):
-    """KIP-679 (§8): ``authorizeByResourceType`` exists from 2.8.0."""
+    """KIP-679 (§3, §7): ``authorizeByResourceType`` exists from 2.8.0."""
     authz = ReferenceAuthorizer(profile_for(version, "acl"), AuthorizerConfig.of(["User:alice"]))
     context = RequestContext(parse_principal("User:alice"))
     if present:

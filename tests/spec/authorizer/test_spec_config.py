@@ -1,7 +1,7 @@
 """Configuration parsing: ``super.users`` and ``allow.everyone.if.no.acl.found``.
 
-Facts: memo §2.3 (StandardAuthorizer: lenient), §2.4 (AclAuthorizer: strict),
-§8 (KAFKA-14962, trimming of the flag from 3.6.0).  The StandardAuthorizerTest
+Facts: ``docs/spec/authorization.md`` §2.3 (StandardAuthorizer: lenient), §2.4
+(AclAuthorizer: strict), §7 (KAFKA-14962, trimming of the flag from 3.6.0).  The StandardAuthorizerTest
 configuration tests themselves live in ``test_spec_standard_authorizer.py``.
 """
 
@@ -131,7 +131,7 @@ def test_acl_authorizer_flag_is_strict(raw):
     [("3.2.0", False), ("3.5.2", False), ("3.6.0", True), ("3.9.0", True), (None, True)],
 )
 def test_standard_trims_the_flag_from_3_6(version, expected):
-    """KAFKA-14962: before 3.6.0 StandardAuthorizer read ' true' as false (§2.3, §8)."""
+    """KAFKA-14962: before 3.6.0 StandardAuthorizer read ' true' as false (§2.3, §7)."""
     profile = profile_for() if version is None else profile_for(version, "standard")
     assert allow_everyone(profile, " true ") is expected
 

@@ -1,9 +1,9 @@
-"""StandardAuthorizer versus AclAuthorizer: the difference list of memo §2.5.
+"""StandardAuthorizer versus AclAuthorizer: the difference list of ``docs/spec/authorization.md`` §2.5.
 
 Configuration parsing differences are in ``test_spec_config.py``, readiness in
 ``test_spec_lifecycle.py``, the version-bound bugs in ``test_spec_versions.py``.
-Inputs outside the normal domain (memo §2.2) are here too.  Points the memo marks
-**[inferred]** are checked against the reference as it stands.
+Inputs outside the normal domain (§2.2) are here too.  Points that document marks
+**[derived]** are checked against the reference as it stands.
 """
 
 from __future__ import annotations
@@ -84,14 +84,14 @@ def test_empty_prefix(build, check, profile, matches_all):
 
 
 def test_unknown_permission_denies_on_standard(build, check):
-    """§2.3 [inferred]: an applying ACL whose permission is UNKNOWN counts as a DENY."""
+    """§2.3e [derived]: an applying ACL whose permission is UNKNOWN counts as a DENY."""
     authz = build(STANDARD, [AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "t"),
                              stored("UNKNOWN", "User:alice", "READ", "t")])
     assert check(authz, "User:alice", "READ", "TOPIC", "t") is DENIED
 
 
 def test_unknown_permission_uses_the_strict_operation_rule_on_standard(build, check):
-    """§2.3 [inferred]: like a DENY, it does not imply - UNKNOWN READ does not hit DESCRIBE."""
+    """§2.3e [derived]: like a DENY, it does not imply - UNKNOWN READ does not hit DESCRIBE."""
     authz = build(STANDARD, [AclBinding.of("ALLOW", "User:alice", "DESCRIBE", "TOPIC", "t"),
                              stored("UNKNOWN", "User:alice", "READ", "t")])
     assert check(authz, "User:alice", "DESCRIBE", "TOPIC", "t") is ALLOWED
@@ -127,7 +127,7 @@ def test_malformed_stored_principal_throws_when_in_r(build, decide_one, profile)
 
 
 def test_malformed_principal_is_rejected_at_creation_on_acl_authorizer(build):
-    """§2.5: AclAuthorizer rejects such an ACL when it is created instead."""
+    """§2.4f: AclAuthorizer rejects such an ACL when it is created instead."""
     authz = build(ACL)
     [result] = authz.create_acls([AclBinding.of("ALLOW", "alice", "READ", "TOPIC", "t")])
     assert result.error is not None and authz.acls() == []
@@ -137,7 +137,7 @@ def test_malformed_principal_is_rejected_at_creation_on_acl_authorizer(build):
 
 
 def test_unknown_stored_pattern_acts_as_prefix_on_standard(build, check):
-    """§2.3 [inferred]: the StandardAuthorizer's lookup treats any non-LITERAL pattern
+    """§2.3g: the StandardAuthorizer's lookup treats any non-LITERAL pattern
     as a prefix."""
     authz = build(STANDARD, [stored("ALLOW", "User:alice", "READ", "fo", PatternType.UNKNOWN)])
     assert check(authz, "User:alice", "READ", "TOPIC", "foo") is ALLOWED
@@ -181,7 +181,7 @@ def test_by_type_implementation_per_flavour(profile, variant):
 
 @BOTH
 def test_unknown_resource_type_action_gets_the_default(build, check, profile):
-    """§2.2 [inferred]: no ACL can have type UNKNOWN, so R is empty and the flag decides."""
+    """§2.2 [derived]: no ACL can have type UNKNOWN, so R is empty and the flag decides."""
     acls = [AclBinding.of("DENY", "User:*", "ALL", "TOPIC", "*")]
     assert check(build(profile, acls), "User:alice", "READ", "UNKNOWN", "x") is DENIED
     assert check(build(profile, acls, allow_everyone=True), "User:alice", "READ", "UNKNOWN", "x") is ALLOWED
@@ -190,7 +190,7 @@ def test_unknown_resource_type_action_gets_the_default(build, check, profile):
 @BOTH
 @pytest.mark.parametrize("op", ["ANY", "UNKNOWN"])
 def test_any_or_unknown_operation_action(build, check, profile, op):
-    """§2.2 [inferred]: only an ALL ACL applies to an ANY/UNKNOWN action; ALLOW ALL
+    """§2.2 [derived]: only an ALL ACL applies to an ANY/UNKNOWN action; ALLOW ALL
     grants it, ALLOW READ does not."""
     grant = build(profile, [AclBinding.of("ALLOW", "User:alice", "ALL", "TOPIC", "t")])
     assert check(grant, "User:alice", op, "TOPIC", "t") is ALLOWED
@@ -235,7 +235,7 @@ def test_batch_answers_each_action_in_order(build, profile):
 
 @BOTH
 def test_prefix_equal_to_the_name_matches(build, check, profile):
-    """§2.1 step 4 / §9.7: PREFIXED matching includes equality and is case-sensitive."""
+    """§2.1 step 4, §2.2: PREFIXED matching includes equality and is case-sensitive."""
     authz = build(profile, [AclBinding.of("ALLOW", "User:alice", "READ", "TOPIC", "Foo", "PREFIXED")])
     assert check(authz, "User:alice", "READ", "TOPIC", "Foo") is ALLOWED
     assert check(authz, "User:alice", "READ", "TOPIC", "Foobar") is ALLOWED

@@ -1,7 +1,7 @@
 """The KIP-801 ACL lifecycle of the StandardAuthorizer, and the admin path.
 
-Facts: memo §5 (records, snapshots, AclCache invariants, readiness, create/delete
-on the controller) and §6.6 (AclControlManagerTest, AclsDeltaTest).
+Facts: ``docs/spec/authorization.md`` §5 (records, snapshots, AclCache invariants,
+readiness, create/delete on the controller) and §6.6 (AclControlManagerTest, AclsDeltaTest).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_ready_after_initial_load():
 )
 def test_no_not_ready_state(profile):
     """StandardAuthorizer 3.2.x served immediately (the gate arrived in 3.3.0,
-    KAFKA-13649); AclAuthorizer is ready once configured (§2.4, §8)."""
+    KAFKA-13649); AclAuthorizer is ready once configured (§2.4i, §7)."""
     authz = new(profile)
     assert authz.ready
     assert batch(authz, "User:alice", "foo")[0].result is DENIED

@@ -1,8 +1,8 @@
 """The ACL data model: enumerations and wire codes, constructor checks, principals,
 wildcards, ACL filters and create/delete validation.
 
-Facts: authorizer memo §1 (data model) and §5 (controller validation, filter
-semantics).  Upstream counterparts are named per test where one exists.
+Facts: ``docs/spec/authorization.md`` §1 (data model) and §5 (controller validation,
+filter semantics).  Upstream counterparts are named per test where one exists.
 """
 
 from __future__ import annotations
@@ -434,7 +434,7 @@ def test_slash_in_names_rejected_by_acl_authorizer_from_3_3(profile, rejected):
 )
 def test_unparseable_principal_on_create(profile, rejected):
     """AclAuthorizer parses principals at creation; the KRaft controller only from
-    KAFKA-18051 (4.0 line) (§2.4, §5, §8)."""
+    KAFKA-18051 (4.0 line) (§2.4f, §5, §7)."""
     assert (_create_error(profile, _binding("t", principal="alice")) is not None) is rejected
 
 
@@ -442,6 +442,6 @@ def test_unparseable_principal_on_create(profile, rejected):
     ("version", "accepted"), [("3.2.0", False), ("3.3.0", True)]
 )
 def test_user_resource_type_arrives_in_3_3(version, accepted):
-    """KIP-373: USER resources and CREATE_TOKENS/DESCRIBE_TOKENS from 3.3.0 (§8)."""
+    """KIP-373: USER resources and CREATE_TOKENS/DESCRIBE_TOKENS from 3.3.0 (§1.1, §7)."""
     binding = _binding("User:bob", rtype="USER", op="CREATE_TOKENS")
     assert (_create_error(profile_for(version, "acl"), binding) is None) is accepted

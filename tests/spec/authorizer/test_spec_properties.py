@@ -1,4 +1,4 @@
-"""Properties: the four of ``StandardAuthorizerPropertyTest`` (memo §6.2), restated as
+"""Properties: the four of ``StandardAuthorizerPropertyTest`` (``docs/spec/authorization.md`` §6.2), restated as
 Hypothesis properties, and properties of the spec itself (monotonicity, super users,
 replay versus snapshot, order independence, where the by-type variants may differ).
 
@@ -338,7 +338,7 @@ def test_acls_of_another_resource_type_change_nothing(build, decide_one, profile
 @given(acls=acl_lists, asks=st.lists(requests, min_size=1, max_size=6), flag=st.booleans())
 def test_flavours_agree_on_api_creatable_acls(build, decide_one, acls, asks, flag):
     """On ACLs the API can create (non-empty names, ALLOW/DENY, parseable principals) the
-    StandardAuthorizer and AclAuthorizer decide alike (memo §2.5: every listed difference
+    StandardAuthorizer and AclAuthorizer decide alike (``docs/spec/authorization.md`` §2.5: every listed difference
     needs a value the API refuses, a config quirk, or a fixed bug)."""
     standard = build(LATEST, acls, allow_everyone=flag)
     zookeeper = build(ACL_39, acls, allow_everyone=flag)
@@ -366,7 +366,7 @@ def test_a_batch_answers_like_single_actions(build, acls, asks):
 @SPEC
 @given(acls=acl_lists, request=requests)
 def test_by_type_variants_agree_outside_the_documented_divergences(build, profile, acls, request):
-    """Memo §3.3 lists where the interface default (D), the AclAuthorizer override (A) and
+    """``docs/spec/authorization.md`` §3.3 lists where the interface default (D), the AclAuthorizer override (A) and
     the ground truth (T) part ways: allow.everyone=true, operations reached by
     implication (DESCRIBE, DESCRIBE_CONFIGS), and empty-name DENY prefixes.  Outside
     those, all three agree."""

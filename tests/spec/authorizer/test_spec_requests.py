@@ -1,4 +1,4 @@
-"""Request-level ACL rules: one test per row of the table in the authorizer memo (§4),
+"""Request-level ACL rules: one test per row of the table of ``docs/spec/authorization.md`` §4,
 one per version boundary, the two AuthorizerIntegrationTest facts, and properties of
 InitProducerId under the three authorizeByResourceType variants."""
 
@@ -402,7 +402,7 @@ def test_ground_truth_grants_init_producer_id_only_with_a_witness(
 
 
 def test_interface_default_can_refuse_a_producer_allow_everyone_lets_write() -> None:
-    """Memo §3.4 #15: allow.everyone=true and a DENY PREFIXED 'h' catches the probe name
+    """§3.4 row 15: allow.everyone=true and a DENY PREFIXED 'h' catches the probe name
     'hardcode'; topic 'x' has no ACL, so WRITE on it is allowed, yet the default says no.
     (Some cluster ACL must exist, or allow.everyone would grant IDEMPOTENT_WRITE itself.)"""
     acls = (deny("WRITE", "TOPIC", "h", "PREFIXED"),

@@ -1,4 +1,4 @@
-"""The facts of ``StandardAuthorizerTest`` (memo §6.1), restated.
+"""The facts of ``StandardAuthorizerTest`` (``docs/spec/authorization.md`` §6.1), restated.
 
 Each test names the upstream method it encodes.  They run on the StandardAuthorizer
 at 3.9.0 (identical test file) and at the newest modelled release.  Not modelled

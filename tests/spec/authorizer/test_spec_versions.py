@@ -1,4 +1,4 @@
-"""Where Kafka's authorizer semantics changed between releases (memo §8).
+"""Where Kafka's authorizer semantics changed between releases (``docs/spec/authorization.md`` §7).
 
 Each ticket is checked on both sides of its fix, on the flavour it concerns and,
 where it matters, on the other flavour as a control.
@@ -192,12 +192,12 @@ def test_kafka_7702_longer_prefixes_were_fine(build, check):
     assert check(authz, "User:alice", "READ", "TOPIC", "foo") is ALLOWED
 
 
-# -- KAFKA-17759: Set.of principal set (4.0 line) [inferred in the memo] ---------------------------
+# -- KAFKA-17759: Set.of principal set (4.0 line) [not checked at a tag] ---------------------------
 
 
 @pytest.mark.parametrize(("version", "throws"), [("3.9.0", False), ("4.0.0", True), (None, True)])
 def test_kafka_17759_session_principal_user_star(build, decide_one, version, throws):
-    """Memo §2.3 [inferred]: from the 4.0 line a session principal that *is* ``User:*``
+    """§2.3i [not checked at a tag]: from the 4.0 line a session principal that *is* ``User:*``
     makes authorize() throw for non-super-users (duplicate element in Set.of)."""
     profile = profile_for() if version is None else std(version)
     authz = build(profile, [AclBinding.of("ALLOW", "User:*", "READ", "TOPIC", "t")])

@@ -1,4 +1,4 @@
-"""The delivery checker: each property of memo §3 against the traces of the test plan (§5).
+"""The delivery checker: each property of ``docs/spec/idempotence.md`` §3 against the traces of its §5.
 
 Every test builds a trace and a final log by hand (the shape the wire-level
 harness will emit) and checks the verdict, its anomaly name and attribution.

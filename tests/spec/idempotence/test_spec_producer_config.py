@@ -1,8 +1,8 @@
 """Producer configuration: defaults and idempotence validation per client and release.
 
-Facts: idempotence memo §2.2 (Java ``postProcessAndValidateIdempotenceConfigs``,
+Facts: ``docs/spec/idempotence.md`` §2.2 (Java ``postProcessAndValidateIdempotenceConfigs``,
 KIP-679, KAFKA-13598, KAFKA-13673), §2.3 (librdkafka ``rd_kafka_conf_finalize``),
-§1.7 (the tri-state proposal), test plan row 22 (CFG) and row 23 (message format);
+§1.7 (the tri-state proposal), rows 22 (CFG) and 23 (message format) of §5.2;
 checked against the apache/kafka tags 0.11.0.0 to trunk and librdkafka v1.0.0 to
 v2.15.0.  Also: KAFKA-17927 (4.0: in-flight > 5 always an error), KIP-1030
 (4.0: linger.ms 5), KAFKA-6627 (2.2: console option defaults no longer override

@@ -1,8 +1,8 @@
 """Broker producer state: the order of checks, the five-batch window, epochs, sequences, versions.
 
-Facts: idempotence memo §1.3 (order of evaluation), §1.4 (window and
+Facts: ``docs/spec/idempotence.md`` §1.3 (order of evaluation), §1.4 (window and
 DUPLICATE_SEQUENCE_NUMBER), §1.5 (unknown producer, expiry), §1.6 (epochs),
-§1.7 (message formats) and the broker rows of the test plan (§5 rows 1-12,
+§1.7 (message formats) and the broker rows of its table (§5.2 rows 1-12,
 17-19, 23), restated against ``ProducerStateEntry``, ``ProducerAppendInfo`` and
 ``UnifiedLog`` at apache/kafka 1.0.0 ... trunk.  Version boundaries were checked
 with ``git tag --contains`` (KAFKA-6683 in 1.0.2/1.1.0; KAFKA-7298 in
@@ -54,7 +54,7 @@ def test_last_sequence_of_a_batch_spanning_the_wrap():
     assert batch(INT32_MAX - 1, 5).last_sequence == 2
 
 
-# -- order of checks (memo §1.3) -------------------------------------------------------------------
+# -- order of checks (``docs/spec/idempotence.md`` §1.3) -------------------------------------------------------
 
 
 def test_duplicate_is_answered_with_the_original_offsets_and_nothing_is_appended():
@@ -164,7 +164,7 @@ def test_wrapped_batch_duplicate_offset_bug_before_2_2():
         assert (again.base_offset == first.base_offset) is good
 
 
-# -- unknown producers and versions (memo §1.5) ---------------------------------------------------------
+# -- unknown producers and versions (``docs/spec/idempotence.md`` §1.5) ----------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -289,7 +289,7 @@ def test_error_codes_and_what_they_say_about_the_write():
     assert E.REQUEST_TIMED_OUT.appended is Appended.MAYBE
 
 
-# -- replication (memo §1.3 step 8, test plan rows 7-9, 20) ---------------------------------------------------
+# -- replication (``docs/spec/idempotence.md`` §1.3 step 6, §5.2 rows 7-9, 20) ---------------------------------
 
 
 def test_new_leader_deduplicates_what_it_replicated():

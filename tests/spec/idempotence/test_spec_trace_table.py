@@ -1,6 +1,6 @@
 """Every row of the trace table, run on the model engine, shows what the row expects.
 
-The table (conformance/producer/trace_table.py) is the facts file's §5 as producer traces;
+The table (conformance/producer/trace_table.py) is ``docs/spec/idempotence.md`` §5.2 as producer traces;
 the model engine is the reference producer against the reference cluster.  A row
 failing here means the reference and the table disagree: one of them is wrong.
 """
