@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from kafka_conformance.reference.releases import KafkaVersion
+from kafka_conformance.reference.releases import KafkaVersion, fixed_in
 
 __all__ = ["OLDEST_BROKER", "BrokerProfile", "broker_profile"]
 
@@ -85,9 +85,11 @@ class BrokerProfile:
 
     @property
     def wrapped_batch_offset_bug(self) -> bool:
-        """KAFKA-7692 (2.2.0): before, the cached offset delta of a batch was computed from its
-        sequences, so a duplicate of a batch spanning the Int.MAX wrap answered a wrong first offset."""
-        return not self.version.at_least("2.2.0")
+        """KAFKA-7692 (2.1.1 and 2.2.0; ``ProducerStateManager.scala`` ``BatchMetadata.firstSeq``
+        at 2.1.0 versus 2.1.1): before, the first sequence of a cached batch was its last minus its
+        offset delta without the Int.MAX wrap, so a duplicate of a batch spanning the wrap
+        answered a wrong first offset."""
+        return not fixed_in(self.version, "2.1.1", "2.2.0")
 
     @property
     def supports_old_message_formats(self) -> bool:

@@ -15,7 +15,8 @@ Keys are reported under the Java names where librdkafka has them as aliases
 (``acks``, ``retries``, ``linger.ms``, ``delivery.timeout.ms``,
 ``max.in.flight.requests.per.connection``).  Defaults by librdkafka release:
 acks -1 from 1.0.0 (before 1), linger 5 ms from 1.5.0 (before 0.5), retries
-INT32_MAX from 1.6.0 (before 2).  Idempotence arrived in 1.0.0.
+INT32_MAX from 1.5.2 (before 2; ``rdkafka_conf.c`` ``message.send.max.retries`` at v1.5.0
+against v1.5.2).  Idempotence arrived in 1.0.0.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _defaults(v: KafkaVersion) -> dict[str, str]:
         IDEMPOTENCE: "false",
         GAPLESS: "false",
         ACKS: "-1" if v.at_least("1.0.0") else "1",
-        RETRIES: str(INT32_MAX) if v.at_least("1.6.0") else "2",
+        RETRIES: str(INT32_MAX) if v.at_least("1.5.2") else "2",
         IN_FLIGHT: "1000000",
         LINGER: "5" if v.at_least("1.5.0") else "0.5",
         TIMEOUT: "300000",

@@ -260,9 +260,10 @@ def test_librdkafka_linger_against_message_timeout():
 
 @pytest.mark.parametrize(
     ("version", "acks", "retries", "linger"),
-    [("1.0.0", "-1", "2", "0.5"), ("1.5.0", "-1", "2", "5"), ("1.6.0", "-1", INT_MAX, "5")],
+    [("1.0.0", "-1", "2", "0.5"), ("1.5.0", "-1", "2", "5"), ("1.5.2", "-1", INT_MAX, "5"), ("1.6.0", "-1", INT_MAX, "5")],
 )
 def test_librdkafka_defaults_by_release(version, acks, retries, linger):
+    """``rdkafka_conf.c`` at each tag (``docs/spec/idempotence.md`` §2.3): retries became INT32_MAX in v1.5.2."""
     cfg = lrd({}, version)
     assert (cfg.value("acks"), cfg.value("retries"), cfg.value("linger.ms")) == (acks, retries, linger)
 

@@ -6,7 +6,7 @@ DUPLICATE_SEQUENCE_NUMBER), §1.5 (unknown producer, expiry), §1.6 (epochs),
 17-19, 23), restated against ``ProducerStateEntry``, ``ProducerAppendInfo`` and
 ``UnifiedLog`` at apache/kafka 1.0.0 ... trunk.  Version boundaries were checked
 with ``git tag --contains`` (KAFKA-6683 in 1.0.2/1.1.0; KAFKA-7298 in
-2.0.1/2.1.0; KAFKA-7190 in 2.4.0; KAFKA-7692 in 2.2.0; KAFKA-8710 in 2.5.0).
+2.0.1/2.1.0; KAFKA-7190 in 2.4.0; KAFKA-7692 in 2.1.1 and 2.2.0; KAFKA-8710 in 2.5.0).
 """
 
 from __future__ import annotations
@@ -155,9 +155,10 @@ def test_wraparound_past_int_max():
     assert log.append_client(ProducerBatch(PID, 0, -(2**31) + 4, ["neg"])).error is E.INVALID_RECORD  # an int32 overflowing client
 
 
-def test_wrapped_batch_duplicate_offset_bug_before_2_2():
-    """KAFKA-7692: before 2.2 a duplicate of a wrap-spanning batch answered a wrong first offset."""
-    for version, good in (("2.1.1", False), ("2.2.0", True)):
+def test_wrapped_batch_duplicate_offset_bug_before_2_1_1():
+    """KAFKA-7692: before 2.1.1 (and 2.2.0) a duplicate of a wrap-spanning batch answered a wrong
+    first offset; the fix is in the 2.1.1 tag (``BatchMetadata.firstSeq`` wraps there)."""
+    for version, good in (("2.0.1", False), ("2.1.0", False), ("2.1.1", True), ("2.2.0", True)):
         log = seeded(version, batch(INT32_MAX - 4, 3))
         first = log.append_client(batch(INT32_MAX - 1, 5))
         again = log.append_client(batch(INT32_MAX - 1, 5))
