@@ -39,7 +39,7 @@ def producer_tests(
     client: str,
     *,
     broker: str = "test-broker",
-    kafka_version: str = "4.3.0",
+    kafka_version: str | None = None,
     max_examples: int = 10,
     failures_dir: str | None = None,
 ) -> type:
@@ -54,7 +54,7 @@ def producer_tests(
 
     def row_test(number: str, name: str) -> Any:
         def test(self: Any, request: pytest.FixtureRequest) -> None:
-            _run_row(client, broker, kafka_version, number, _failures(request, failures_dir))
+            _run_row(client, broker, _release(kafka_version), number, _failures(request, failures_dir))
 
         test.__name__ = "test_row_" + number
         test.__doc__ = f"trace table row {number}: {name}"
@@ -70,7 +70,7 @@ def producer_tests(
         from kafka_conformance.producer.render import to_text
 
         try:
-            report = check_producer(client, broker=broker, kafka_version=kafka_version, max_examples=max_examples,
+            report = check_producer(client, broker=broker, kafka_version=_release(kafka_version), max_examples=max_examples,
                                     seed=_seed(request), failures_dir=_failures(request, failures_dir))
         except (ClientSpecError, BrokerSpecError) as exc:
             raise pytest.UsageError(str(exc)) from exc
@@ -106,6 +106,14 @@ def failures_folder(config: pytest.Config, chosen: str | Path | None = None) -> 
     return Path(config.rootpath) / ".pytest_cache" / "d" / "kafka-conformance-failures"
 
 
+def _release(chosen: str | None) -> str:
+    """The release to hold a target to: the one chosen, else the kit's default (imported here: the
+    plugin loads in every pytest session and must stay light)."""
+    from kafka_conformance.reference.releases import DEFAULT_RELEASE
+
+    return chosen or DEFAULT_RELEASE
+
+
 def _failures(request: pytest.FixtureRequest, chosen: str | None) -> Path:
     return failures_folder(request.config, chosen)
 
@@ -132,8 +140,10 @@ def _run_row(client: str, broker: str, kafka_version: str, number: str, failures
         pytest.fail("\n".join(describe_run(result)), pytrace=False)
 
 
-def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int = 100, failures_dir: str | None = None) -> type:
-    """A test class holding the broker ``target`` to the reference broker of ``kafka_version``."""
+def broker_tests(target: str, *, kafka_version: str | None = None, max_examples: int = 100,
+                 failures_dir: str | None = None) -> type:
+    """A test class holding the broker ``target`` to the reference broker of ``kafka_version``
+    (default: :data:`~kafka_conformance.reference.releases.DEFAULT_RELEASE`)."""
 
     def test_crafted_requests(self: Any, request: pytest.FixtureRequest) -> None:
         """The probe table and generated crafted Produce sequences, answer by answer and log against log."""
@@ -142,7 +152,7 @@ def broker_tests(target: str, *, kafka_version: str = "4.3.0", max_examples: int
         from kafka_conformance.broker.targets import BrokerTargetError
 
         try:
-            report = check_broker(target, kafka_version=kafka_version, max_examples=max_examples, seed=_seed(request),
+            report = check_broker(target, kafka_version=_release(kafka_version), max_examples=max_examples, seed=_seed(request),
                                   failures_dir=_failures(request, failures_dir), table=True)
         except BrokerTargetError as exc:
             raise pytest.UsageError(str(exc)) from exc

@@ -16,6 +16,7 @@ from kafka_conformance.reference.errors import AclValueError
 
 __all__ = [
     "APACHE_KAFKA_RELEASES",
+    "DEFAULT_RELEASE",
     "DEFAULT_VERSION",
     "IDEMPOTENCE_RELEASES",
     "LATEST_VERSION",
@@ -73,6 +74,10 @@ def release(text: str) -> KafkaVersion:
 LATEST_VERSION = KafkaVersion(4, 3, 0)
 """The newest release whose semantics this reference encodes."""
 DEFAULT_VERSION = LATEST_VERSION
+DEFAULT_RELEASE = str(DEFAULT_VERSION)
+"""The release every suite holds a target to when none is named, as text (``--kafka-version``'s
+default everywhere): the newest release whose semantics both specs encode.  Releases after it
+(4.3.1, 4.4.0) are modelled as it and were checked against real Kafka."""
 OLDEST_VERSION = KafkaVersion(2, 0, 0)
 """PREFIXED ACLs (KIP-290) arrived in 2.0.0; older releases are out of scope."""
 

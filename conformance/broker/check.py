@@ -48,7 +48,7 @@ from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, op
 from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.outputs import write_output
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
-from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 from kafka_conformance.terminal.verdict import run_seed
 
@@ -105,7 +105,7 @@ def _profile(kafka_version: str) -> BrokerProfile:
 def check_broker(
     target: str,
     *,
-    kafka_version: str = "4.3.0",
+    kafka_version: str = DEFAULT_RELEASE,
     max_examples: int = 100,
     seed: int | None = None,
     failures_dir: str | Path | None = None,
@@ -305,7 +305,7 @@ def replay_broker_case(path: str | Path, *, target: str | None = None, kafka_ver
     """Re-run one saved case against its target (or ``target``); BrokerTargetError/CaseError for bad input."""
     data, case = load_broker_case(Path(path))
     spec = target or str(data.get("target", ""))
-    version = kafka_version or str(data.get("kafka_version", "4.3.0"))
+    version = kafka_version or str(data.get("kafka_version", DEFAULT_RELEASE))
     profile = _profile(version)
     with open_broker_target(spec) as handle:
         try:

@@ -29,7 +29,7 @@ import attrs
 
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
 from kafka_conformance.credentials import redact_spec
-from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 
 __all__ = [
     "BROKER_TARGETS",
@@ -92,7 +92,7 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     if importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None:
         raise BrokerTargetError("test-broker: the Python test broker (kafka_conformance.adapters.brokers.testbroker) is not in this build")
     module: Any = importlib.import_module("kafka_conformance.adapters.brokers.testbroker")
-    version = arg or "4.3.0"
+    version = arg or DEFAULT_RELEASE
     try:
         version = str(known_release(version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:

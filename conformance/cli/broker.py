@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
 __all__ = ["add_arguments", "replay", "run"]
 
@@ -25,7 +26,7 @@ EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", required=True,
                         help="tansu, noida, rdkafka-mock, bootstrap:HOST:PORT or test-broker[:KAFKA_VERSION]")
-    parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0",
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default=DEFAULT_RELEASE,
                         help="Kafka release whose broker rules to hold it to (default: %(default)s)")
     parser.add_argument("--max-examples", type=types.count(0, 100_000, "generated cases"), default=100,
                         help="examples per property: generated crafted sequences in all, shared by the rounds; "

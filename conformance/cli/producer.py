@@ -21,6 +21,7 @@ import os
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
 __all__ = ["add_arguments", "add_matrix_arguments", "run", "run_matrix_command"]
 
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="kafka-python, aiokafka, confluent-kafka, java (Kafka's own KafkaProducer), or model")
     parser.add_argument("--broker", default="test-broker",
                         help="test-broker[:VERSION] (default), or a real broker: tansu, noida, rdkafka-mock")
-    parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0",
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default=DEFAULT_RELEASE,
                         help="Kafka release whose semantics the test broker models")
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated traces"), default=15,
                         help="examples per property: generated failure traces, each one real run (default %(default)s)")
@@ -46,7 +47,7 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", action="append", dest="brokers",
                         help="a broker to include (repeatable; default test-broker)")
     parser.add_argument("--row", action="append", dest="rows", help="only this trace table row, by number or name (repeatable)")
-    parser.add_argument("--kafka-version", type=types.idempotence_release, default="4.3.0")
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default=DEFAULT_RELEASE)
     types.add_common_options(parser, json_what="the matrix", junit=False)
 
 

@@ -34,7 +34,7 @@ from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.delivery.checker import check_delivery
 from kafka_conformance.reference.delivery.run import DeliveryConfig
 from kafka_conformance.reference.delivery.verdicts import DeliveryReport
-from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.reference.traces.events import Acked, Event, Failed, Indeterminate, Send
 from kafka_conformance.reference.traces.program import ProducerTrace, SendStep, WaitStep
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
@@ -78,7 +78,7 @@ def run_wire_trace(
     client: str,
     *,
     broker: str = "test-broker",
-    kafka_version: str = "4.3.0",
+    kafka_version: str = DEFAULT_RELEASE,
     liveness_slack_ms: int = LIVENESS_SLACK_MS,
 ) -> WireRun:
     """One real run of ``trace`` on ``client`` against ``broker``.
@@ -192,7 +192,7 @@ class _ClientViolation(AssertionError):
 def check_producer(
     client: str,
     *,
-    kafka_version: str = "4.3.0",
+    kafka_version: str = DEFAULT_RELEASE,
     broker: str = "test-broker",
     max_examples: int = 15,
     seed: int | None = None,

@@ -16,6 +16,7 @@ from kafka_conformance.adapters.clients.protocol import ProducerClient
 from kafka_conformance.reference.delivery.run import DeliveryConfig
 from kafka_conformance.reference.producer.config import ProducerConfigError, java_config
 from kafka_conformance.reference.producer.config_values import EffectiveConfig
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.program import ProducerTrace
 
 __all__ = ["CLIENTS", "MODEL", "REAL_CLIENTS", "ClientSpecError", "delivery_config_for", "resolve_client"]
@@ -54,7 +55,7 @@ def resolve_client(spec: str) -> ProducerClient:
 
 
 def delivery_config_for(
-    client: str, trace: ProducerTrace, *, kafka_version: str = "4.3.0", liveness_slack_ms: int = 4000
+    client: str, trace: ProducerTrace, *, kafka_version: str = DEFAULT_RELEASE, liveness_slack_ms: int = 4000
 ) -> DeliveryConfig:
     """What ``client`` promises under ``trace.producer`` and the trace's topic (KIP-185).
 

@@ -33,6 +33,7 @@ from kafka_conformance.producer.strategies import ERRORS_AFTER_APPEND, ERRORS_BE
 from kafka_conformance.producer.trace_program import trace_program
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.delivery.verdicts import Property
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.fault_plan import Action, ProduceRule
 from kafka_conformance.reference.traces.program import (
     ClusterAction,
@@ -58,7 +59,7 @@ _ACTIONS_PLAIN = (Action.DROP_RESPONSE, Action.DROP_REQUEST, Action.DISCONNECT_B
 class ProducerTraceMachine(RuleBasedStateMachine):
     """Steps of one producer session against an engine; subclass to change the engine or the alphabet."""
 
-    kafka_version = "4.3.0"
+    kafka_version = DEFAULT_RELEASE
     """The broker release the cluster models."""
 
     def __init__(self) -> None:

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.broker.produce_errors import ProduceError
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
 from kafka_conformance.reference.traces.program import (
     DEFAULT_PRODUCER,
@@ -107,7 +108,7 @@ def producer_configs(*, outside: bool = True) -> st.SearchStrategy[dict[str, str
 
 
 @functools.cache
-def cluster_specs(*, kafka_version: str = "4.3.0", partitions: int = 2, outside: bool = True) -> st.SearchStrategy[ClusterSpec]:
+def cluster_specs(*, kafka_version: str = DEFAULT_RELEASE, partitions: int = 2, outside: bool = True) -> st.SearchStrategy[ClusterSpec]:
     """A three-broker cluster with 1..``partitions`` partitions; RF 3 / min.insync 2 first."""
     durable = st.sampled_from([(3, 2), (2, 2)])
     topics = st.one_of(durable, st.sampled_from([(3, 2), (3, 1), (1, 1)])) if outside else durable
@@ -203,7 +204,7 @@ def _traces(draw: st.DrawFn, wire: bool, kafka_version: str, max_sends: int, par
 def producer_traces(
     *,
     wire: bool = False,
-    kafka_version: str = "4.3.0",
+    kafka_version: str = DEFAULT_RELEASE,
     max_sends: int = 8,
     partitions: int = 2,
     outside: bool = True,

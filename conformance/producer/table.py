@@ -27,6 +27,7 @@ from kafka_conformance.producer.check import run_and_judge
 from kafka_conformance.producer.clients import REAL_CLIENTS, ClientSpecError, resolve_client
 from kafka_conformance.producer.engines import BrokerSpecError, parse_broker, shared_brokers
 from kafka_conformance.producer.report import MatrixReport, RunResult, RunStatus
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 
 __all__ = ["ColumnUnusable", "run_matrix", "run_table", "table_rows"]
@@ -56,7 +57,7 @@ def run_table(
     client: str,
     *,
     broker: str = "test-broker",
-    kafka_version: str = "4.3.0",
+    kafka_version: str = DEFAULT_RELEASE,
     rows: Sequence[Any] | None = None,
     failures_dir: Path | None = None,
     on_result: Callable[[RunResult], None] | None = None,
@@ -103,7 +104,7 @@ def run_matrix(
     clients: Sequence[str] | None = None,
     brokers: Sequence[str] = ("test-broker",),
     *,
-    kafka_version: str = "4.3.0",
+    kafka_version: str = DEFAULT_RELEASE,
     rows: Sequence[Any] | None = None,
     failures_dir: Path | None = None,
     on_result: Callable[[RunResult], None] | None = None,

@@ -23,7 +23,7 @@ from kafka_conformance.authorizer.targets import Target, TargetError, resolve_ta
 from kafka_conformance.broker.targets import BROKER_TARGETS, BrokerTargetError, broker_targets_table, parse_broker_target
 from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
 from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
-from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, known_release
+from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.report.model import SUITES, NotRun
 
 __all__ = ["Plan", "ReportError", "make_plan", "target_suites"]
@@ -39,7 +39,7 @@ NAMED_ONLY_BROKERS = {
 }
 """Wheel brokers installed as a side effect of a client: a user who installed confluent-kafka to test it did not
 ask for a verdict on its mock, so the defaults leave it out and say why."""
-DEFAULT_IDEMPOTENCE_VERSION = "4.3.0"
+DEFAULT_IDEMPOTENCE_VERSION = DEFAULT_RELEASE
 DEMONSTRATION = "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"
 """``--demo``'s planted bug: the reference with an ALLOW that beats a DENY (KIP-11 says DENY wins)."""
 EXAMPLES = (

@@ -28,6 +28,7 @@ from kafka_conformance.corpora.hypothesis_draw import draw_examples
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import chunk_removals
 from kafka_conformance.corpora.suites.registry import CaseOutcome, crashed, refuse_authorizer_settings
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
 __all__ = ["BrokerChecker", "BrokerSuite"]
 
@@ -101,7 +102,7 @@ class BrokerSuite:
         from kafka_conformance.reference.broker.profile import broker_profile
 
         refuse_authorizer_settings("broker", flavour, mode)
-        version = kafka_version or "4.3.0"
+        version = kafka_version or DEFAULT_RELEASE
         try:
             broker_profile(version)
         except ValueError as exc:

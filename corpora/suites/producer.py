@@ -28,6 +28,7 @@ from kafka_conformance.corpora.hypothesis_draw import draw_examples
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import chunk_removals
 from kafka_conformance.corpora.suites.registry import CaseOutcome, crashed, refuse_authorizer_settings
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.program import PlanError, ProducerTrace
 
 __all__ = ["ProducerChecker", "ProducerSuite", "parse_producer_target"]
@@ -84,7 +85,7 @@ class ProducerSuite:
                             mode: str) -> dict[str, str]:
         refuse_authorizer_settings("producer", flavour, mode)
         client, _ = parse_producer_target(target or "model")
-        return {"kafka_version": kafka_version or "4.3.0", "wire": str(client != "model").lower(), "mode": mode}
+        return {"kafka_version": kafka_version or DEFAULT_RELEASE, "wire": str(client != "model").lower(), "mode": mode}
 
     def properties(self, settings: Mapping[str, str]) -> Sequence[str]:
         return ["delivery"]

@@ -86,7 +86,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
                            "conformance.producer", "conformance.broker", "conformance.casefiles", "conformance.__init__",
                            "conformance.terminal", "conformance.outputs"},
-    "conformance.pytest_wire": {"conformance.producer", "conformance.broker"},
+    "conformance.pytest_wire": {"conformance.producer", "conformance.broker", "reference.releases"},
     "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},
     # corpora sits on top of everything
