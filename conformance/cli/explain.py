@@ -33,6 +33,7 @@ def explain(args: argparse.Namespace) -> int:
     from kafka_conformance.reference.aclfiles.load import load_acls
     from kafka_conformance.reference.errors import AclFileError, KafkaException
     from kafka_conformance.reference.indexed.authorizer import IndexedAuthorizer
+    from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
     if args.variant is not None and not args.by_type:
         raise UsageError("--variant chooses the semantics of --by-type questions; add --by-type or drop --variant")
@@ -40,7 +41,7 @@ def explain(args: argparse.Namespace) -> int:
         raise UsageError("--by-type asks about every resource of a type; drop --name (or --by-type)")
     notes: list[str] = []
     try:
-        default_version = "4.3.0" if args.flavour == "standard" else "3.9.0"
+        default_version = DEFAULT_RELEASE if args.flavour == "standard" else "3.9.0"  # AclAuthorizer's last line
         profile = profile_for(args.kafka_version or default_version, args.flavour)
         acl_file = load_acls(args.acls)
         props = dict(acl_file.config)
