@@ -115,9 +115,9 @@ def process_shards(spec: FuzzSpec, shards: Iterable[int]) -> Iterator[tuple[int,
     for k in shards:
         path = verdict_path(out, k)
         if path.exists():  # written by an earlier attempt of this task, or an earlier run of this very spec
-            rows = spec.cases.plan.size_of(k)
-            check_identity(path, digest, k, rows)
-            yield k, rows
+            planned = spec.cases.plan.size_of(k)
+            check_identity(path, digest, k, planned)
+            yield k, planned
         else:
             todo.append(k)
     if not todo:

@@ -76,10 +76,10 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
             out.append(f"| {_code(col.suite + ': ' + short(col.target))}{demo} | {_md(col.release)} | "
                        f"{count[CellStatus.HOLDS]} | {count[CellStatus.DIVERGES]} | {count[CellStatus.COULD_NOT_RUN]} |")
         out.append("")
-    found = report.findings()
-    if found:
+    findings = report.findings()
+    if findings:
         out += ["### Findings", ""]
-        for n, f in enumerate(found[:MAX_FINDINGS], 1):
+        for n, f in enumerate(findings[:MAX_FINDINGS], 1):
             d = f.divergence
             demo = " (a demonstration: a planted bug, not counted)" if f.demonstration else ""
             out.append(f"{n}. **{_md(d.anomaly)}** in {_code(short(f.target))}{demo}, shown by {_md(', '.join(f.rows))}: "
@@ -91,8 +91,8 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
             if d.replay:
                 out.append(f"   reproduce: {_code(_relative(d.replay, folder))}")
             out.append("")
-        if len(found) > MAX_FINDINGS:
-            out += [f"... and {len(found) - MAX_FINDINGS} more findings on the page.", ""]
+        if len(findings) > MAX_FINDINGS:
+            out += [f"... and {len(findings) - MAX_FINDINGS} more findings on the page.", ""]
     missed = report.count(CellStatus.COULD_NOT_RUN)
     if missed:
         out += [f"{missed} cell(s) could not run (see index.html).", ""]
