@@ -29,7 +29,10 @@ def test_a_conforming_row_passes_and_a_client_bug_fails_with_the_trace(tester: p
     result = tester.runpytest(*ids)
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["*wrong-offset*", "*TestConfluent::test_row_19*"])
-    assert list((tester.path / "kafka-conformance-failures").glob("producer-confluent-kafka-wrong-offset-*.json"))
+    # saved where the plugin keeps them: pytest's cache directory (here off, so its usual place), never the cwd
+    saved = tester.path / ".pytest_cache" / "d" / "kafka-conformance-failures"
+    assert list(saved.glob("producer-confluent-kafka-wrong-offset-*.json"))
+    assert not (tester.path / "kafka-conformance-failures").exists()
 
 
 def test_model_only_rows_are_skipped_with_the_reason(tester: pytest.Pytester) -> None:
