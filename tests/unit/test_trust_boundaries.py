@@ -246,7 +246,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
     ("generator_exit", 1, "authorize() raised GeneratorExit()"),
     ("interrupt", 1, "raised KeyboardInterrupt, and no signal arrived"),
     ("chdir", 1, "changed the working directory to"),
-    ("rewrite", 1, "anomaly: deny-not-applied"),
+    ("rewrite", 1, "load_snapshot() changed the values it was handed"),
     ("close_hangs", 1, "close() gave no answer within 1 s"),
     ("thread", 0, "left 1 thread(s) running ('hostile-forever')"),
     ("fork", 0, "a python: target forked; its child is stopped"),
