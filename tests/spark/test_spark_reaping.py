@@ -73,3 +73,21 @@ def test_pyspark_never_replaces_the_kits_sigint_handler_while_a_session_starts(
         monkeypatch.undo()
         real(signal.SIGINT, before)
     assert all(handler is ours for handler in installed), installed
+
+
+def test_spark_logging_settings_live_in_a_private_folder_that_goes_away(tmp_path: Path) -> None:
+    """Issue 33: no fixed name in the shared temp folder (another local user could plant one);
+    the run's own folder, mode 0700, removed once the driver JVM has read it."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from kafka_conformance.corpora.spark_job import spark_session\n"
+            "s = spark_session('local[1]', app_name='kafka-conformance tmp test')\n"
+            "s.range(3).count()\n"
+            "s.stop()\n")
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)},
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    left = [p.name for p in tmp_path.iterdir() if "kafka-conformance" in p.name]
+    assert left == [], left
