@@ -111,6 +111,10 @@ class Column:
     """Why the whole column could not run, when it could not."""
     demonstration: bool = False
     """A planted bug the run shows the kit catching (``report --demo``): on the page, never in the exit code."""
+    asked: bool = True
+    """Named by the user, or one of the kit's own defaults (the reference, the model, the test broker).
+    False for a third-party implementation the defaults found installed: what it could not run is
+    reported, and does not make the run incomplete (a divergence still counts)."""
 
     @property
     def id(self) -> str:
@@ -165,8 +169,8 @@ class Report:
         judged = self.judged()
         if any(cell.status is CellStatus.DIVERGES for _, cell in judged):
             return Verdict.DIVERGES
-        if (any(cell.status is CellStatus.COULD_NOT_RUN for _, cell in judged)
-                or any(c.problem for c in self.columns() if not c.demonstration)):
+        if (any(cell.status is CellStatus.COULD_NOT_RUN for col, cell in judged if col.asked)
+                or any(c.problem for c in self.columns() if c.asked and not c.demonstration)):
             return Verdict.INCOMPLETE
         return Verdict.HOLDS
 

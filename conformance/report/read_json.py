@@ -107,6 +107,7 @@ def _column(obj: Any, where: str) -> Column:
         cells=tuple(_cell(c, f"{where}.cells[{i}]") for i, c in enumerate(cells)),
         problem=_opt(obj, "problem", str, where, ""),
         demonstration=_opt(obj, "demonstration", bool, where, False),
+        asked=_opt(obj, "asked", bool, where, True),
     )
 
 

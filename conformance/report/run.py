@@ -196,7 +196,8 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
                 continue
             what = "the reference producer against the reference cluster (simulated time)" if client == MODEL else ""
             left_out = "" if table else "the trace table runs on real clients under the ci and nightly profiles, not smoke"
-            done[i] = _done(say, producer_column(report, description=what, table_left_out=left_out))
+            column = producer_column(report, description=what, table_left_out=left_out)
+            done[i] = _done(say, attrs.evolve(column, asked=named or broker in ("model", "test-broker")))
     columns = [done[i] for i in sorted(done)]
     return SuiteRun("producer", rows, tuple(columns))
 
@@ -222,7 +223,8 @@ def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None
                 continue
             columns.append(_done(say, unrunnable("broker", target, version, str(exc), rows)))
             continue
-        columns.append(_done(say, broker_column(report, probe_saves=_save_probes(report, folder, target, version, seed))))
+        column = broker_column(report, probe_saves=_save_probes(report, folder, target, version, seed))
+        columns.append(_done(say, attrs.evolve(column, asked=named or target.startswith("test-broker"))))
     return SuiteRun("broker", rows, tuple(columns))
 
 

@@ -45,6 +45,7 @@ def _column(c: Column) -> dict[str, Any]:
         "duration_s": round(c.duration_s, 3),
         "problem": c.problem,
         "demonstration": c.demonstration,
+        "asked": c.asked,
         "cells": [_cell(cell) for cell in c.cells],
     }
 

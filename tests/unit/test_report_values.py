@@ -375,3 +375,15 @@ def test_verdicts_and_exit_codes_without_a_baseline() -> None:
     missed = _with_cells(holds, "authorizer:t@1", lambda c: attrs.evolve(c, status=CellStatus.COULD_NOT_RUN))
     assert (missed.verdict, missed.exit_code) == (Verdict.INCOMPLETE, 4)  # a CI job must not read it as a pass
     assert "1 could-not-run" in missed.verdict_line()
+
+
+def test_what_a_default_third_party_column_could_not_run_does_not_make_the_run_incomplete() -> None:
+    """Exit 4 is for what the user asked for (or the kit's own defaults); aiokafka failing to start
+    against a Tansu the defaults found installed is reported, not a failed CI job."""
+    cell = Cell("r", CellStatus.COULD_NOT_RUN, reason="could not start")
+    found = Column("producer", "aiokafka@tansu", "4.3.0", cells=(cell,), asked=False)
+    ours = Column("producer", "model", "4.3.0", cells=(Cell("r", CellStatus.HOLDS, 1),))
+    report = Report(suites=(SuiteRun("producer", (), (ours, found)),))
+    assert (report.verdict, report.exit_code) == (Verdict.HOLDS, 0)
+    asked = Report(suites=(SuiteRun("producer", (), (ours, attrs.evolve(found, asked=True))),))
+    assert (asked.verdict, asked.exit_code) == (Verdict.INCOMPLETE, 4)
