@@ -131,18 +131,10 @@ class AuthorizerUnderTest(Protocol):
     def close(self) -> None: ...
 
 
-REQUIRED_METHODS = (
-    "capabilities",
-    "configure",
-    "load_snapshot",
-    "apply",
-    "complete_initial_load",
-    "authorize",
-    "authorize_by_resource_type",
-    "acls",
-    "acl_count",
-    "close",
-)
+REQUIRED_METHODS = tuple(name for name, value in vars(AuthorizerUnderTest).items()
+                         if callable(value) and not name.startswith("_"))
+"""The protocol's methods, in its order, read from :class:`AuthorizerUnderTest` itself (a second
+list would drift from it)."""
 
 
 class AdapterError(Exception):

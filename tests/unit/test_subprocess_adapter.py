@@ -375,3 +375,11 @@ def test_an_interrupted_exchange_stops_the_process() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         session.close()
+
+
+def test_the_required_methods_are_the_protocols_own() -> None:
+    """Derived from AuthorizerUnderTest, so a method added to the protocol is required at once."""
+    from kafka_conformance.adapters.protocol import REQUIRED_METHODS, AuthorizerUnderTest
+
+    assert REQUIRED_METHODS[0] == "capabilities" and REQUIRED_METHODS[-1] == "close" and len(REQUIRED_METHODS) == 10
+    assert all(callable(getattr(AuthorizerUnderTest, name)) for name in REQUIRED_METHODS)
