@@ -25,6 +25,7 @@ methods below called one by one, in the same order.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -44,6 +45,7 @@ __all__ = [
     "AdapterError",
     "AuthorizerUnderTest",
     "Capabilities",
+    "ErrorComparison",
     "cut",
     "validate_adapter",
 ]
@@ -51,6 +53,24 @@ __all__ = [
 
 def _version(value: str | KafkaVersion) -> KafkaVersion:
     return KafkaVersion.parse(value)
+
+
+class ErrorComparison(str, enum.Enum):
+    """How a target's errors are compared with Kafka's (a ``str`` enum: it compares equal to its
+    name and goes into JSON as it)."""
+
+    KIND = "kind"
+    """The stable error kind must match Kafka's."""
+    ANY = "any"
+    """Some error is enough where Kafka raises one."""
+    IGNORE = "ignore"
+    """The cases where Kafka raises are skipped."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
 
 @attrs.frozen
@@ -71,10 +91,8 @@ class Capabilities:
     """Accepts records one by one (``apply``) after the initial snapshot."""
     not_ready_state: bool = True
     """Has KIP-801's not-ready state before ``complete_initial_load``."""
-    error_comparison: str = "kind"
-    """How errors are compared: ``kind`` (the stable error name must match),
-    ``any`` (some error is enough), ``ignore`` (cases where the reference errors
-    are skipped)."""
+    error_comparison: ErrorComparison = attrs.field(default=ErrorComparison.KIND, converter=ErrorComparison)
+    """How errors are compared (a name is accepted too: ``"kind"``, ``"any"``, ``"ignore"``)."""
 
     def profile(self) -> Profile:
         return profile_for(self.version, self.flavour)

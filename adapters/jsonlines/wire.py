@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from kafka_conformance.adapters.protocol import Capabilities, cut
+from kafka_conformance.adapters.protocol import Capabilities, ErrorComparison, cut
 from kafka_conformance.reference.acl.filters import AclBindingFilter
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
@@ -67,7 +67,7 @@ KAFKA_ERROR_KINDS = ("not-ready", "invalid-argument", "illegal-state", "config-e
 """Deliberate refusals Kafka makes too; compared with the reference's error kinds."""
 PROTOCOL_ERROR_KINDS = ("bad-request", "unknown-op", "unsupported", "internal")
 """The implementation could not process the request at all: an adapter error."""
-ERROR_COMPARISONS = ("kind", "any", "ignore")
+ERROR_COMPARISONS = tuple(c.value for c in ErrorComparison)
 _RESULTS = {"ALLOWED": AuthorizationResult.ALLOWED, "DENIED": AuthorizationResult.DENIED}
 _E = TypeVar("_E", ResourceType, PatternType, AclOperation, AclPermissionType)
 

@@ -48,7 +48,7 @@ def settings_from_capabilities(caps: Capabilities, mode: str) -> dict[str, str]:
         "acl_count": str(caps.acl_count).lower(),
         "incremental": str(caps.incremental).lower(),
         "not_ready_state": str(caps.not_ready_state).lower(),
-        "error_comparison": caps.error_comparison,
+        "error_comparison": caps.error_comparison.value,
         "mode": mode,
     }
 
