@@ -150,20 +150,33 @@ def _finding(f: Finding, n: int) -> str:
     if d.summary:
         parts.append(f"<p>{_e(d.summary)}</p>")
     parts.append(f"<p>Shown by: {_e(where)} ({f.suite} suite).</p>")
-    if d.case:
-        parts.append(f"<pre>{_e(chr(10).join(d.case))}</pre>")
-    if d.listing:
+    parts.append(_evidence(d, triage=True))
+    parts.append("</article>")
+    return "".join(parts)
+
+
+def _evidence(d: Divergence, *, triage: bool) -> str:
+    """A divergence's case and answers, as the findings (``triage``: the ACLs as kafka-acls
+    prints them, what differs marked) and the matrix's cells (the saved case's path) show them."""
+    parts = [f"<pre>{_e(chr(10).join(d.case))}</pre>"] if d.case else []
+    if triage and d.listing:
         parts.append("<details><summary>The ACLs as <code>kafka-acls --list</code> prints them "
                      "(<code>kafka-conformance explain</code> reads this)</summary>"
                      f"<pre>{_e(d.listing)}</pre></details>")
     parts.append("<dl>")
-    parts.append(f"<dt>expected (Kafka)</dt><dd>{_marked(d.expected, d.actual)}</dd>")
-    parts.append(f"<dt>actual</dt><dd>{_marked(d.actual, d.expected)}</dd>")
+    if triage:
+        parts.append(f"<dt>expected (Kafka)</dt><dd>{_marked(d.expected, d.actual)}</dd>")
+        parts.append(f"<dt>actual</dt><dd>{_marked(d.actual, d.expected)}</dd>")
+    else:
+        parts.append(f"<dt>expected</dt><dd>{_e(d.expected)}</dd>")
+        parts.append(f"<dt>actual</dt><dd>{_e(d.actual)}</dd>")
     if d.explanation:
         parts.append(f"<dt>why Kafka answers so</dt><dd>{_e(d.explanation)}</dd>")
+    if d.saved_to and not triage:
+        parts.append(f"<dt>saved case</dt><dd><code>{_e(d.saved_to)}</code></dd>")
     if d.replay:
         parts.append(f"<dt>reproduce</dt><dd><code>{_e(d.replay)}</code></dd>")
-    parts.append("</dl></article>")
+    parts.append("</dl>")
     return "".join(parts)
 
 
@@ -191,18 +204,8 @@ def _divergence(d: Divergence, new: bool) -> str:
     parts = [f"<details><summary><code>{_e(d.anomaly)}</code>{badge}</summary>"]
     if d.summary:
         parts.append(f"<p>{_e(d.summary)}</p>")
-    if d.case:
-        parts.append(f"<pre>{_e(chr(10).join(d.case))}</pre>")
-    parts.append("<dl>")
-    parts.append(f"<dt>expected</dt><dd>{_e(d.expected)}</dd>")
-    parts.append(f"<dt>actual</dt><dd>{_e(d.actual)}</dd>")
-    if d.explanation:
-        parts.append(f"<dt>why Kafka answers so</dt><dd>{_e(d.explanation)}</dd>")
-    if d.saved_to:
-        parts.append(f"<dt>saved case</dt><dd><code>{_e(d.saved_to)}</code></dd>")
-    if d.replay:
-        parts.append(f"<dt>reproduce</dt><dd><code>{_e(d.replay)}</code></dd>")
-    parts.append("</dl></details>")
+    parts.append(_evidence(d, triage=False))
+    parts.append("</details>")
     return "".join(parts)
 
 
