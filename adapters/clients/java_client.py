@@ -26,25 +26,15 @@ errors; only a code that says "not appended" is Failed, and a client-side
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
 from typing import Any
 
-from kafka_conformance.adapters.clients.protocol import (
-    ClientConfigError,
-    ClientRunError,
-    CompletionLog,
-    MappedConfig,
-    broker_error_outcome,
-    run_program,
-)
-from kafka_conformance.adapters.clients.runner import RunnerProcess
+from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, MappedConfig, broker_error_outcome
+from kafka_conformance.adapters.clients.runner import ProgramClient
 from kafka_conformance.adapters.jvm.jars import JarError, fetch_jars
 from kafka_conformance.adapters.jvm.session import jdk_tool, unavailable_reason
 from kafka_conformance.adapters.jvm.shim import ShimError, shim_classes
 from kafka_conformance.reference.broker.produce_errors import Appended
-from kafka_conformance.reference.traces.events import Event
-from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
+from kafka_conformance.reference.traces.program import ProducerTrace
 
 __all__ = ["RUNNER_CLASS", "JavaProducerClient", "classify_java_error"]
 
@@ -77,11 +67,10 @@ def classify_java_error(event: dict[str, Any]) -> tuple[Appended, str]:
     return broker_error_outcome(code), text
 
 
-class JavaProducerClient:
+class JavaProducerClient(ProgramClient):
     """Runs a trace through ``org.apache.kafka.clients.producer.KafkaProducer`` in a subprocess."""
 
     name = NAME
-    notes: tuple[str, ...] = ()
 
     def available(self) -> str | None:
         return unavailable_reason(need_py4j=False)
@@ -98,28 +87,14 @@ class JavaProducerClient:
             raise ClientConfigError(f"{NAME}: transactional.id={txn!r}: transactional producers are outside this suite")
         return MappedConfig(NAME, tuple({**FIXED, **props}.items()))
 
-    def run(
-        self,
-        trace: ProducerTrace,
-        bootstrap: str,
-        *,
-        control: Callable[[ClusterStep], None],
-        tick: Callable[[], None],
-        clock: Callable[[], int],
-        deadline_s: float,
-    ) -> tuple[Event, ...]:
-        started = time.monotonic()
-        props = {**self.check_config(trace).as_dict(), "bootstrap.servers": bootstrap}
-        log = CompletionLog(clock)
-        process = RunnerProcess(NAME, _command(), log, classify_java_error)
-        try:
-            process.open(props)
-            run_program(trace, process, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
-        finally:
-            events = log.close()
-            process.stop()
-            self.notes = tuple(log.notes)
-        return events
+    def command(self) -> list[str]:
+        return _command()
+
+    def settings(self, mapped: MappedConfig, bootstrap: str) -> dict[str, Any]:
+        return {**mapped.as_dict(), "bootstrap.servers": bootstrap}
+
+    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
+        return classify_java_error(event)
 
 
 def _command() -> list[str]:

@@ -34,6 +34,7 @@ from kafka_conformance.reference.traces.events import Acked, Event, Failed, Inde
 from kafka_conformance.reference.traces.program import ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
 
 __all__ = [
+    "JAVA_DEFAULTS",
     "ClientConfigError",
     "ClientRunError",
     "CompletionLog",
@@ -42,6 +43,7 @@ __all__ = [
     "ProducerClient",
     "StepDriver",
     "broker_error_outcome",
+    "java_or_default",
     "run_program",
 ]
 
@@ -215,6 +217,18 @@ class ConfigMap:
             else:
                 out.update(result)
         return MappedConfig(self.client, tuple(out.items()), tuple(notes))
+
+
+JAVA_DEFAULTS = {"enable.idempotence": "true", "acks": "all", "retries": str(2**31 - 1),
+                 "max.in.flight.requests.per.connection": "5", "request.timeout.ms": "30000",
+                 "delivery.timeout.ms": "120000", "retry.backoff.ms": "100", "linger.ms": "5"}
+"""Kafka 3.0+ defaults, for the properties a trace leaves out when a client of another language
+is set up from the trace's Java properties (the Java client's rules)."""
+
+
+def java_or_default(props: Mapping[str, str], key: str) -> str:
+    """The trace's value of a Java producer property, or the Java client's default."""
+    return props.get(key, JAVA_DEFAULTS.get(key, ""))
 
 
 def as_int(client: str, key: str, value: str, low: int = 0) -> int:

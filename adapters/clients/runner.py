@@ -2,7 +2,8 @@
 
 The protocol is the one ``adapters/jvm/ProducerRunner.java`` documents (``open``,
 ``send``, ``flush``, ``close`` in; ``ready``, ``acked``, ``error``, ``flushed``,
-``closed`` out); the Java producer and the Go producers (``adapters/go``) speak it.
+``closed`` out); the Java producer, the Go producers (``adapters/go``) and the Node.js
+producers (``adapters/node``) speak it, and :class:`ProgramClient` is the client half they share.
 Every wait has a timeout, a closed stdin ends the runner, and :meth:`RunnerProcess.stop`
 always stops the process and all it started (close, then terminate, then kill).
 """
@@ -18,12 +19,13 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, CompletionLog
+from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, CompletionLog, MappedConfig, run_program
 from kafka_conformance.adapters.reaper import stop_tree, tagged_env
 from kafka_conformance.reference.broker.produce_errors import Appended
-from kafka_conformance.reference.traces.program import SendStep
+from kafka_conformance.reference.traces.events import Event
+from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["RunnerProcess"]
+__all__ = ["ProgramClient", "RunnerProcess"]
 
 START_TIMEOUT_S = 60.0
 """Start-up plus the producer's constructor; a JVM on a machine under load can take seconds."""
@@ -199,3 +201,56 @@ class RunnerProcess:
     def serve(self, seconds: float) -> None:
         self._check_alive()
         time.sleep(seconds)  # the producer's I/O thread and our reader serve completions on their own
+
+
+class ProgramClient:
+    """A producer client run as a runner program: the :class:`~protocol.ProducerClient` half every
+    runner-backed client shares (the Java client, the Go and the Node.js runners).
+
+    A subclass says how to start its program (:meth:`command`), what settings the ``open`` line
+    carries (:meth:`settings`) and what one ``error`` line claims (:meth:`classify`); the run itself,
+    its clock, its deadline and stopping the process on every path are here, once."""
+
+    name = ""
+    notes: tuple[str, ...] = ()
+
+    def available(self) -> str | None:
+        raise NotImplementedError
+
+    def check_config(self, trace: ProducerTrace) -> MappedConfig:
+        raise NotImplementedError
+
+    def command(self) -> list[str]:
+        """The program to start; :class:`ClientRunError` when it cannot be prepared."""
+        raise NotImplementedError
+
+    def settings(self, mapped: MappedConfig, bootstrap: str) -> dict[str, Any]:
+        """The ``open`` line's settings: the mapped configuration and the brokers to reach."""
+        raise NotImplementedError
+
+    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
+        """(what one ``error`` line says about the write, its description)."""
+        raise NotImplementedError
+
+    def run(
+        self,
+        trace: ProducerTrace,
+        bootstrap: str,
+        *,
+        control: Callable[[ClusterStep], None],
+        tick: Callable[[], None],
+        clock: Callable[[], int],
+        deadline_s: float,
+    ) -> tuple[Event, ...]:
+        started = time.monotonic()
+        settings = self.settings(self.check_config(trace), bootstrap)
+        log = CompletionLog(clock)
+        process = RunnerProcess(self.name, self.command(), log, self.classify)
+        try:
+            process.open(settings)
+            run_program(trace, process, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
+        finally:
+            events = log.close()
+            process.stop()
+            self.notes = tuple(log.notes)
+        return events

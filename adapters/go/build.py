@@ -16,15 +16,15 @@ processes that both build on first use do not race; every ``go`` call has a time
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
+
+from kafka_conformance.adapters.toolcache import cache_root as _cache_root
+from kafka_conformance.adapters.toolcache import digest, locked
 
 __all__ = [
     "CACHE_ENV",
@@ -66,10 +66,7 @@ def sources_dir() -> Path:
 
 
 def cache_root() -> Path:
-    configured = os.environ.get(CACHE_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    return Path.home() / ".cache" / "kafka-conformance" / "go"
+    return _cache_root("go", CACHE_ENV)
 
 
 def _source_files(root: Path) -> list[Path]:
@@ -81,11 +78,7 @@ def _source_files(root: Path) -> list[Path]:
 def source_hash(root: Path | None = None) -> str:
     """A digest of go.mod, go.sum and every .go file (paths and contents): the cache key."""
     root = root or sources_dir()
-    digest = hashlib.sha256()
-    for path in _source_files(root):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    return digest(root, _source_files(root))
 
 
 def go_tool() -> str:
@@ -107,17 +100,6 @@ def cached_program(name: str, root: Path | None = None) -> Path | None:
     """The built program for ``name`` (a key of :data:`PROGRAMS`) if it is in the cache."""
     path = _build_dir(root or sources_dir()) / PROGRAMS[name]
     return path if path.is_file() and os.access(path, os.X_OK) else None
-
-
-@contextlib.contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _env() -> dict[str, str]:
@@ -155,7 +137,7 @@ def build_programs(names: Iterable[str] | None = None, *, root: Path | None = No
     go = go_tool()
     version = _go_version(go)
     target = _build_dir(root)
-    with _locked(target.parent):
+    with locked(target.parent):
         missing = [n for n in wanted if cached_program(n, root) is None]
         if missing:
             staging = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))

@@ -31,26 +31,24 @@ the Kafka code decides, from the reference table of produce errors.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 from kafka_conformance.adapters.clients.protocol import (
     ClientConfigError,
     ClientRunError,
-    CompletionLog,
     MappedConfig,
     as_acks,
     as_bool,
     as_int,
     broker_error_outcome,
-    run_program,
 )
-from kafka_conformance.adapters.clients.runner import RunnerProcess
+from kafka_conformance.adapters.clients.protocol import (
+    java_or_default as _java,
+)
+from kafka_conformance.adapters.clients.runner import ProgramClient
 from kafka_conformance.adapters.go.build import GoBuildError, GoUnavailable, cached_program, go_tool, program
 from kafka_conformance.reference.broker.produce_errors import Appended
-from kafka_conformance.reference.traces.events import Event
-from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
+from kafka_conformance.reference.traces.program import ProducerTrace
 
 __all__ = ["FranzGoClient", "GoSettings", "SaramaClient", "classify_go_error", "go_settings"]
 
@@ -58,10 +56,6 @@ FRANZ_GO = "franz-go"
 SARAMA = "sarama"
 FRANZ_IN_FLIGHT = 5
 """franz-go's own limit for idempotent producers (``pkg/kgo/config.go:1263-1266``)."""
-JAVA_DEFAULTS = {"enable.idempotence": "true", "acks": "all", "retries": str(2**31 - 1),
-                 "max.in.flight.requests.per.connection": "5", "request.timeout.ms": "30000",
-                 "delivery.timeout.ms": "120000", "retry.backoff.ms": "100", "linger.ms": "5"}
-"""Kafka 3.0+ defaults, for the properties a trace leaves out (the Java client's rules)."""
 NOT_WRITTEN = frozenset({"kgo.ErrMaxBuffered", "sarama.ErrMessageTooLarge"})
 MAYBE_WRITTEN = frozenset({
     "kgo.ErrRecordTimeout", "kgo.ErrRecordRetries", "kgo.ErrAborting", "kgo.ErrClientClosed",
@@ -72,10 +66,6 @@ KNOWN = ("enable.idempotence", "acks", "retries", "max.in.flight.requests.per.co
          "delivery.timeout.ms", "linger.ms", "retry.backoff.ms", "batch.size")
 
 GoSettings = dict[str, Any]
-
-
-def _java(props: dict[str, str], key: str) -> str:
-    return props.get(key, JAVA_DEFAULTS.get(key, ""))
 
 
 def go_settings(client: str, props: dict[str, str], kafka_version: str) -> MappedConfig:
@@ -128,9 +118,7 @@ def classify_go_error(event: dict[str, Any]) -> tuple[Appended, str]:
     return broker_error_outcome(code), text
 
 
-class _GoClient:
-    name = ""
-    notes: tuple[str, ...] = ()
+class _GoClient(ProgramClient):
 
     def available(self) -> str | None:
         if cached_program(self.name) is not None:
@@ -144,33 +132,17 @@ class _GoClient:
     def check_config(self, trace: ProducerTrace) -> MappedConfig:
         return go_settings(self.name, trace.config, trace.cluster.kafka_version)
 
-    def run(
-        self,
-        trace: ProducerTrace,
-        bootstrap: str,
-        *,
-        control: Callable[[ClusterStep], None],
-        tick: Callable[[], None],
-        clock: Callable[[], int],
-        deadline_s: float,
-    ) -> tuple[Event, ...]:
-        started = time.monotonic()
-        mapped = self.check_config(trace)
+    def command(self) -> list[str]:
         try:
-            binary = program(self.name)
+            return [str(program(self.name))]
         except (GoUnavailable, GoBuildError) as exc:
             raise ClientRunError(f"{self.name} could not be prepared: {exc}") from exc
-        settings = {**mapped.as_dict(), "bootstrap": bootstrap.split(",")}
-        log = CompletionLog(clock)
-        process = RunnerProcess(self.name, [str(binary)], log, classify_go_error)
-        try:
-            process.open(settings)
-            run_program(trace, process, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
-        finally:
-            events = log.close()
-            process.stop()
-            self.notes = tuple(log.notes)
-        return events
+
+    def settings(self, mapped: MappedConfig, bootstrap: str) -> dict[str, Any]:
+        return {**mapped.as_dict(), "bootstrap": bootstrap.split(",")}
+
+    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
+        return classify_go_error(event)
 
 
 class FranzGoClient(_GoClient):

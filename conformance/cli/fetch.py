@@ -1,5 +1,6 @@
 """``kafka-conformance fetch``: the jars real-Kafka targets need, from Maven, checked against the lock;
-and the kit's Go programs (``kfake``, ``franz-go``, ``sarama``), built with the machine's ``go``.
+the kit's Go programs (``kfake``, ``franz-go``, ``sarama``), built with the machine's ``go``; and the
+kit's Node.js producers (``kafkajs``, ``platformatic``), installed with the machine's ``npm ci`` from the lock.
 
 Idempotent: a set already in the cache and matching the lock is reported and
 left alone, so the command works offline once the cache is filled.  Maintainers
@@ -23,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="kafka:VERSION[:standard|acl] (Kafka's own authorizer of a release), kafka-broker:VERSION "
              "(Kafka's own broker of a release), or kafka-clients "
              "(kafka-clients 4.3.0: kafka-default-by-type, jvm: targets, the java producer), "
-             "or kfake, franz-go, sarama (the kit's Go programs, built with your go toolchain)",
+             "or kfake, franz-go, sarama (the kit's Go programs, built with your go toolchain), "
+             "or kafkajs, platformatic (the kit's Node.js producers, installed with npm ci from its lock file)",
     )
     parser.add_argument("--all", action="store_true", help="every release the kit runs, both flavours, and kafka-clients")
     parser.add_argument("--all-brokers", action="store_true",
@@ -87,7 +89,7 @@ def _artifacts(args: argparse.Namespace) -> list[tuple[str, object]]:
             chosen += [(name, a) for a in broker_artifacts(broker_release(name[len("kafka-broker:"):]))]
         else:
             raise ValueError(f"cannot fetch {name!r}: expected kafka:VERSION[:standard|acl], kafka-broker:VERSION, "
-                             "kafka-clients, kfake, franz-go or sarama")
+                             "kafka-clients, kfake, franz-go, sarama, kafkajs or platformatic")
     unique: dict[object, str] = {}
     for name, artifact in chosen:
         unique.setdefault(artifact, name)
@@ -109,18 +111,34 @@ def _build_go(names: list[str]) -> int:
     return 0
 
 
+def _install_node(names: list[str]) -> int:
+    """Install the kit's Node.js producers into the cache (one ``npm ci``); 0, or 2 with the reason."""
+    from kafka_conformance.adapters.node.install import NodeInstallError, NodeUnavailable, install, installed_runner
+
+    cached = [n for n in names if installed_runner(n) is not None]
+    try:
+        directory = install()
+    except (NodeUnavailable, NodeInstallError) as exc:
+        print(f"kafka-conformance: error: fetch {' '.join(names)}: {exc}", file=sys.stderr, flush=True)
+        return 2
+    for name in names:
+        print(f"{'cached' if name in cached else 'installed':8} {name:24} in {directory}", flush=True)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from kafka_conformance.adapters.go.build import PROGRAMS
     from kafka_conformance.adapters.jvm.maven import Artifact, JarError, cache_dir, cached_jars, fetch_artifact
+    from kafka_conformance.adapters.node.install import RUNNERS
 
     go_names = [n for n in args.targets if n in PROGRAMS]
-    if go_names:
-        args.targets = [n for n in args.targets if n not in PROGRAMS]
-        code = _build_go(go_names)
+    node_names = [n for n in args.targets if n in RUNNERS]
+    code = 0
+    if go_names or node_names:
+        args.targets = [n for n in args.targets if n not in PROGRAMS and n not in RUNNERS]
+        code = max(_build_go(go_names) if go_names else 0, _install_node(node_names) if node_names else 0)
         if not args.targets and not args.all and not args.all_brokers:
             return code
-    else:
-        code = 0
     try:
         wanted = _artifacts(args)
     except ValueError as exc:

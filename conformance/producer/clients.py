@@ -29,9 +29,11 @@ _ADAPTERS: dict[str, tuple[str, str]] = {
     "java": ("kafka_conformance.adapters.clients.java_client", "JavaProducerClient"),
     "franz-go": ("kafka_conformance.adapters.go.producers", "FranzGoClient"),
     "sarama": ("kafka_conformance.adapters.go.producers", "SaramaClient"),
+    "kafkajs": ("kafka_conformance.adapters.node.producers", "KafkaJSClient"),
+    "platformatic": ("kafka_conformance.adapters.node.producers", "PlatformaticClient"),
 }
-_OWN_FIX = ("java", "franz-go", "sarama")
-"""Clients whose unavailability reason names its own fix (a JDK, a Go toolchain), not a Python extra."""
+_OWN_FIX = ("java", "franz-go", "sarama", "kafkajs", "platformatic")
+"""Clients whose unavailability reason names its own fix (a JDK, a Go toolchain, Node.js), not a Python extra."""
 REAL_CLIENTS = tuple(_ADAPTERS)
 CLIENTS = (*REAL_CLIENTS, MODEL)
 EXTRA = "kafka-conformance[clients]"
@@ -71,6 +73,8 @@ def delivery_config_for(
         "aiokafka": lambda: _aiokafka(props, topic),
         "franz-go": lambda: _go(client, trace, topic),
         "sarama": lambda: _go(client, trace, topic),
+        "kafkajs": lambda: _node(client, trace, topic),
+        "platformatic": lambda: _node(client, trace, topic),
     }
     try:
         cfg = resolvers.get(client, lambda: topic.resolved(java_config(props, kafka_version)))()
@@ -115,6 +119,23 @@ def _go(client: str, trace: ProducerTrace, topic: _Topic) -> DeliveryConfig:
     except ClientConfigError:
         return _raw(trace.config, topic)
     return DeliveryConfig(s["idempotent"], s["acks"], s["retries"], s["max_in_flight"], topic.replication_factor,
+                          topic.min_insync_replicas, delivery_timeout_ms=_int(trace.config.get("delivery.timeout.ms"), 120_000))
+
+
+def _node(client: str, trace: ProducerTrace, topic: _Topic) -> DeliveryConfig:
+    """What the Node.js client is actually set to (``adapters/node/producers.py`` maps the Java
+    properties: KafkaJS keeps one idempotent request in flight per broker, @platformatic/kafka
+    forces acks=all, one request in flight and unlimited retries when idempotent, and each
+    client's retry budget stands in for the delivery timeout neither has)."""
+    from kafka_conformance.adapters.clients.protocol import ClientConfigError
+    from kafka_conformance.adapters.node.producers import node_settings
+
+    try:
+        s = node_settings(client, trace.config).as_dict()
+    except ClientConfigError:
+        return _raw(trace.config, topic)
+    in_flight = 1 if s["idempotent"] else s["max_in_flight"]
+    return DeliveryConfig(s["idempotent"], s["acks"], s["retries"], in_flight, topic.replication_factor,
                           topic.min_insync_replicas, delivery_timeout_ms=_int(trace.config.get("delivery.timeout.ms"), 120_000))
 
 

@@ -29,8 +29,8 @@ from kafka_conformance.report.model import SUITES, NotRun
 __all__ = ["Plan", "ReportError", "make_plan", "target_suites"]
 
 JVM_CLIENTS = ("java",)
-BUILT_CLIENTS = ("franz-go", "sarama")
-"""Clients built on first use (a Go toolchain, minutes): like the JVM ones, only with --all-runnable."""
+BUILT_CLIENTS = ("franz-go", "sarama", "kafkajs", "platformatic")
+"""Clients built or installed on first use (a Go toolchain, minutes; npm): like the JVM ones, only with --all-runnable."""
 WHEEL_BROKERS = ("tansu", "noida", "rdkafka-mock")
 NAMED_ONLY_BROKERS = {
     "rdkafka-mock": "librdkafka's mock cluster arrives with confluent-kafka, a client, and is known not to deduplicate "

@@ -11,7 +11,9 @@ client's, decided from the wire events when the trace has them:
 * the same (pid, epoch, sequence) in the log twice is the broker's (dedup failed);
   the same value under two sequences is the client's (it re-stamped a possibly
   written batch, cf. KAFKA-14034);
-* an ack for a value no attempt of which succeeded is the client's;
+* an ack for a value no attempt of which succeeded is the client's, and so is an acknowledged
+  value missing from the log that the client stamped with a (pid, epoch, sequence) an earlier
+  attempt had used for another value (the broker answered it as that one's duplicate);
 * a definite failure of a value in the log is the client's, unless every attempt
   got an answer saying "not written" (then the broker lied);
 * log-only properties (L-SEQ, L-EPOCH) and G-IMPLIED gaps are the broker's.
@@ -102,10 +104,15 @@ def _at_least_once(run: TraceIndex, cfg: DeliveryConfig) -> Verdict:
             continue
         gap = cfg.durability_gap() or run.fault(partition, LOSS_FAULTS)
         reported = run.success_offsets(value)
+        taken = run.stamp_taken(value)
         if gap:
             who, why = OUTSIDE, gap
         elif reported == []:
             who, why = CLIENT, "acknowledged although no attempt got a successful response"
+        elif taken is not None:
+            other, stamp = taken
+            who, why = CLIENT, (f"the client stamped it {stamp} (pid, epoch, sequence), already used for {other}; the broker "
+                                f"rightly answered it as {other}'s duplicate")
         else:
             who, why = BROKER, f"acknowledged at offset {done.offset} but absent from the log"
         found.append(Anomaly("lost-write", Property.AT_LEAST_ONCE, who, why, partition, (value,), (done.offset,)))

@@ -161,6 +161,26 @@ class TraceIndex:
     def in_log(self, value: str) -> list[tuple[int, LogRecord]]:
         return self.copies.get(value, [])
 
+    def stamp_taken(self, value: str) -> tuple[str, tuple[int, int, int]] | None:
+        """(another value, the stamp) when the client stamped ``value`` with a (pid, epoch, sequence) of
+        the same partition that an earlier attempt had carried for a different value, else None.
+
+        A broker identifies a batch by its producer id, epoch and sequence (KIP-98), so answering the
+        later batch as a duplicate of the earlier one is right: whatever ``value`` then lacks in the
+        log, the client lost it by reusing a stamp."""
+        first: dict[tuple[int, int, int, int], tuple[int, str]] = {}
+        for attempt, index in (pair for pairs in self.attempts.values() for pair in pairs):
+            if attempt.producer_id >= 0 and attempt.base_sequence >= 0:
+                key = (attempt.partition, attempt.producer_id, attempt.producer_epoch, attempt.base_sequence + index)
+                if key not in first or attempt.attempt_id < first[key][0]:
+                    first[key] = (attempt.attempt_id, attempt.values[index])
+        for attempt, index in self.attempts.get(value, []):
+            key = (attempt.partition, attempt.producer_id, attempt.producer_epoch, attempt.base_sequence + index)
+            taken = first.get(key)
+            if taken is not None and taken[1] != value:
+                return taken[1], key[1:]
+        return None
+
 
 def verdict_of(prop: Property, anomalies: list[Anomaly], unknown: str = "") -> Verdict:
     if anomalies:

@@ -66,7 +66,8 @@ def test_the_readme_first_command_writes_the_page_it_prints(tmp_path: Path, caps
 
 
 OUTSIDE_THE_GATE = {"sweeps": ("kafka-brokers", "tests/wire_brokers/test_kafka_broker.py"),
-                    "wire_go": ("go", "tests/wire_brokers/test_go_light.py")}
+                    "wire_go": ("go", "tests/wire_brokers/test_go_light.py"),
+                    "wire_node": ("node", "tests/wire_brokers/test_node_light.py")}
 """Heavy sweeps with a tox environment of their own, each with its light version in the gate."""
 
 

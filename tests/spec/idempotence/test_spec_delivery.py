@@ -174,6 +174,20 @@ def test_an_ack_no_response_backs_is_the_clients():
     assert only(check(trace, []), P.AT_LEAST_ONCE) == ("lost-write", CLIENT)
 
 
+def test_a_stamp_reused_for_another_record_is_the_clients():
+    """KafkaJS 2.2.4 on row 19 (docs/producer-conformance.md): v1 went first as (1, 0, 0) and was written, though
+    answered DUPLICATE_SEQUENCE_NUMBER; the client gave the sequence back and stamped v0 (1, 0, 0) too. The broker
+    rightly answered v0 as v1's duplicate, at v1's offset: v0 is acknowledged and absent, and the client lost it."""
+    trace = [*sends("v0", "v1"), Attempt(1, ["v1"], 0, 1, 0, 0), Response(1, ProduceError.DUPLICATE_SEQUENCE_NUMBER),
+             Attempt(2, ["v0"], 0, 1, 0, 0), Response(2, ProduceError.NONE, 0), Indeterminate("v1"), Acked("v0", 0)]
+    report = check(trace, records(s("v1", 0)))
+    [lost] = report[P.AT_LEAST_ONCE].anomalies
+    assert (lost.name, lost.attribution) == ("lost-write", CLIENT) and "already used for v1" in lost.explanation
+    same_value_retried = [*sends("a"), Attempt(1, ["a"], 0, 1, 0, 0), Attempt(2, ["a"], 0, 1, 0, 0), Response(2, ProduceError.NONE, 0),
+                          Acked("a", 0)]
+    assert only(check(same_value_retried, [], **{}), P.AT_LEAST_ONCE) == ("lost-write", BROKER)
+
+
 def test_acked_records_below_the_log_start_are_not_lost():
     report = check_delivery([*sends("a"), Acked("a", 0)], {0: []}, DeliveryConfig(), log_start_offsets={0: 5})
     assert report[P.AT_LEAST_ONCE].outcome is Outcome.HOLDS

@@ -1,0 +1,68 @@
+// KafkaJS's producer (kafkajs, pinned in package.json) as a producer under test.
+//
+// Each record is its own producer.send() call, not awaited, as an application
+// that hands records over without waiting does; completions are reported as
+// they settle. The settings arrive mapped from Java names by
+// adapters/node/producers.py; KafkaJS's own logging goes to stderr.
+
+import kafkajs from 'kafkajs'
+import { ConfigError, main } from './runner.mjs'
+
+const { Kafka, Partitioners, logLevel } = kafkajs
+
+function toStderr () {
+  return ({ namespace, level, log }) => {
+    const { message, ...extra } = log
+    process.stderr.write(`kafkajs ${namespace} [${level}] ${message} ${JSON.stringify(extra)}\n`)
+  }
+}
+
+async function open (s) {
+  if (!Array.isArray(s.bootstrap) || s.bootstrap.length === 0) throw new ConfigError('bootstrap: no broker given')
+  const retry = {
+    retries: s.retries,
+    initialRetryTime: s.retry_backoff_ms,
+    maxRetryTime: s.max_retry_ms,
+    factor: 0, // no random jitter: the same trace waits the same way on every run
+    multiplier: 1
+  }
+  let producer
+  try {
+    const kafka = new Kafka({
+      clientId: s.client_id,
+      brokers: s.bootstrap,
+      requestTimeout: s.request_timeout_ms,
+      connectionTimeout: 1000,
+      retry,
+      logLevel: logLevel.WARN,
+      logCreator: toStderr
+    })
+    producer = kafka.producer({
+      idempotent: s.idempotent,
+      maxInFlightRequests: s.max_in_flight,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry
+    })
+  } catch (error) {
+    throw Object.assign(new ConfigError(error.message), { name: error.name })
+  }
+  await producer.connect()
+  return {
+    async send (topic, partition, value) {
+      const answers = await producer.send({
+        topic,
+        acks: s.acks,
+        timeout: s.request_timeout_ms,
+        messages: [{ partition, value }]
+      })
+      const mine = answers.find((a) => a.topicName === topic && a.partition === partition) ?? answers[0]
+      return mine === undefined || mine.baseOffset === undefined ? -1 : mine.baseOffset
+    },
+    close () {
+      return producer.disconnect()
+    }
+  }
+}
+
+main(open)

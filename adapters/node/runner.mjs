@@ -1,0 +1,169 @@
+// The JSON-lines half every Node.js producer runner of the kit shares.
+//
+// It speaks the protocol of the kit's Java producer runner
+// (adapters/jvm/ProducerRunner.java) and of the Go runners
+// (adapters/go/internal/runner/runner.go), so the Python harness drives a
+// JavaScript client exactly as it drives Kafka's own KafkaProducer:
+//
+//   in  {"op":"open","props":{...}}      first line: build the producer
+//       {"op":"send","id":"v0","topic":"t","partition":0,"value":"v0"}
+//       {"op":"flush"}                    resolves when every send so far has completed
+//       {"op":"close","timeout_ms":1000}  close within the timeout, then exit
+//   out {"event":"ready"} | {"event":"config-error",...} | {"event":"start-error",...}
+//       {"event":"acked","id":..,"offset":n}
+//       {"event":"error","id":..,"sync":b,"class":..,"message":..,"code":n,"cause":..}
+//       {"event":"flushed"} | {"event":"closed"} | {"event":"bad-command",...}
+//
+// "props" holds the settings the Python adapter mapped from the trace's Java
+// properties (adapters/node/producers.py). A closed stdin ends the program like
+// a close command, so a harness that dies never leaves a runner behind. Nothing
+// but protocol lines goes to stdout: a client's own logging goes to stderr.
+
+import { createInterface } from 'node:readline'
+
+export function emit (fields) {
+  process.stdout.write(JSON.stringify(fields) + '\n')
+}
+
+// A setting the client refuses: becomes a config-error line.
+export class ConfigError extends Error {}
+
+const MAX_DEPTH = 8
+
+// The Kafka error code an error carries, looking through the wrappers both
+// clients put around a broker's answer (KafkaJS: a protocol error has a .type
+// and a numeric .code, KafkaJSNumberOfRetriesExceeded keeps the last in .cause;
+// @platformatic/kafka: the errors of an AggregateError, one per attempt, the
+// last attempt last; cause). The last attempt's answer is the one that counts.
+export function kafkaCode (error, depth = 0) {
+  if (error == null || typeof error !== 'object' || depth > MAX_DEPTH) return 0
+  if (Number.isInteger(error.apiCode) && error.apiCode !== 0) return error.apiCode
+  if (typeof error.type === 'string' && Number.isInteger(error.code) && error.code !== 0) return error.code
+  const inner = [error.cause, ...(Array.isArray(error.errors) ? [...error.errors].reverse() : [])]
+  for (const next of inner) {
+    const code = kafkaCode(next, depth + 1)
+    if (code !== 0) return code
+  }
+  return 0
+}
+
+// "Outer: message <- Inner: message ...", the chain of wrapped errors, for a person.
+export function describeChain (error) {
+  const parts = []
+  let current = error
+  for (let depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+    const name = errorClass(current)
+    parts.push(`${name}: ${current.message ?? String(current)}`)
+    current = current.cause ?? (Array.isArray(current.errors) ? current.errors.at(-1) : undefined)
+  }
+  return parts.join(' <- ')
+}
+
+// What kind of error this is: KafkaJS names its classes (KafkaJSProtocolError,
+// KafkaJSNumberOfRetriesExceeded ...; its connection errors put a socket code
+// such as ECONNREFUSED in .code); @platformatic/kafka keeps Error as the name
+// and says the kind in a string code (PLT_KFK_NETWORK, PLT_KFK_PROTOCOL ...).
+export function errorClass (error) {
+  if (typeof error?.code === 'string' && error.code.startsWith('PLT_KFK_')) return error.code
+  return error?.name ?? typeof error
+}
+
+// The innermost error's class: what finally went wrong.
+export function rootName (error) {
+  let current = error
+  let name = errorClass(error)
+  for (let depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+    name = errorClass(current)
+    current = current.cause ?? (Array.isArray(current.errors) ? current.errors.at(-1) : undefined)
+  }
+  return name
+}
+
+// Run the protocol on stdin and stdout. `open(settings)` resolves to a
+// producer with send(topic, partition, value) -> Promise<offset>, and close().
+export async function main (open) {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })[Symbol.asyncIterator]()
+  const first = await lines.next()
+  if (first.done) process.exit(0)
+  let command
+  try {
+    command = JSON.parse(first.value)
+  } catch {
+    command = null
+  }
+  if (command?.op !== 'open' || typeof command.props !== 'object') {
+    emit({ event: 'start-error', class: 'protocol', message: `the first line must be an open command: ${first.value}` })
+    process.exit(0)
+  }
+  let producer
+  try {
+    producer = await open(command.props)
+  } catch (error) {
+    const kind = error instanceof ConfigError ? 'config-error' : 'start-error'
+    emit({ event: kind, class: errorClass(error), message: describeChain(error) })
+    process.exit(0)
+  }
+  emit({ event: 'ready' })
+
+  const pending = new Set()
+  const send = (cmd) => {
+    let completion
+    try {
+      completion = Promise.resolve(producer.send(cmd.topic, cmd.partition, cmd.value))
+    } catch (error) {
+      completion = Promise.reject(Object.assign(error ?? new Error('send threw'), { synchronous: true }))
+    }
+    const settled = completion.then(
+      (offset) => emit({ event: 'acked', id: cmd.id, offset: Number(offset) }),
+      (error) => emit({
+        event: 'error',
+        id: cmd.id,
+        sync: error?.synchronous === true,
+        class: errorClass(error),
+        cause: rootName(error),
+        message: describeChain(error),
+        code: kafkaCode(error)
+      })
+    ).finally(() => pending.delete(settled))
+    pending.add(settled)
+  }
+
+  let closeTimeout = 0
+  let stop = null
+  const stopped = new Promise((resolve) => { stop = resolve })
+  process.on('SIGTERM', () => stop())
+  process.on('SIGINT', () => stop())
+  const reading = (async () => {
+    for (;;) {
+      const next = await lines.next()
+      if (next.done) break
+      let cmd
+      try {
+        cmd = JSON.parse(next.value)
+      } catch (error) {
+        emit({ event: 'bad-command', message: String(error?.message ?? error) })
+        continue
+      }
+      if (cmd.op === 'send') {
+        send(cmd)
+      } else if (cmd.op === 'flush') {
+        Promise.allSettled([...pending]).then(() => emit({ event: 'flushed' }))
+      } else if (cmd.op === 'close') {
+        closeTimeout = Number(cmd.timeout_ms) || 0
+        break
+      } else {
+        emit({ event: 'bad-command', message: `unknown op ${cmd.op}` })
+      }
+    }
+  })()
+  await Promise.race([reading, stopped])
+  const grace = new Promise((resolve) => setTimeout(resolve, closeTimeout + 5000).unref())
+  const closing = Promise.resolve().then(() => producer.close(closeTimeout)).catch((error) => {
+    process.stderr.write(`closing the producer failed: ${describeChain(error)}\n`)
+  })
+  if (await Promise.race([closing.then(() => true), grace.then(() => false)]) === false) {
+    process.stderr.write('the producer did not close in time; exiting\n')
+  }
+  emit({ event: 'closed' })
+  process.exit(0)
+}
