@@ -89,7 +89,7 @@ def _program(directory: Path, name: str, body: str) -> None:
 def test_no_node_is_a_message_naming_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setenv(install.CACHE_ENV, str(tmp_path / "cache"))
-    with pytest.raises(install.NodeUnavailable, match="npm is not on PATH: install Node.js 20 or newer"):
+    with pytest.raises(install.NodeUnavailable, match=r"npm is not on PATH: install Node\.js 20 or newer"):
         install.install()
     from kafka_conformance.adapters.node.producers import KafkaJSClient
 
