@@ -21,9 +21,9 @@ The facts below are read in the packages at the versions ``package.json`` pins
   (``src/producer/messageProducer.js:59-63``); both are refused here by name.
   It assigns a partition's sequence when it builds a Produce request, under a
   lock per broker that keeps one idempotent Produce in flight per broker
-  whatever ``maxInFlightRequests`` says (``src/producer/sendMessages.js:81-92``,
+  whatever ``maxInFlightRequests`` says (``src/producer/sendMessages.js:84-89``,
   ``src/producer/eosManager/index.js:350-360``), and gives the sequence back when
-  the request fails (``sendMessages.js:104-110``).  It has no linger and no
+  the request fails (``sendMessages.js:105-111``).  It has no linger and no
   batching across ``send()`` calls: each call is a request of its own.
 * @platformatic/kafka, when idempotent, forces one request in flight,
   ``acks=-1`` and, for ``retries <= 1``, unlimited retries
