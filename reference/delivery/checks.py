@@ -85,9 +85,12 @@ def check_implied_acks(run: TraceIndex, cfg: DeliveryConfig) -> Verdict:
             if attempt.producer_id >= 0:
                 key = (attempt.partition, attempt.producer_id, attempt.producer_epoch)
                 runs.setdefault(key, {}).setdefault(value, increment_sequence(attempt.base_sequence, index))
+    # A sequence in the log is there whichever record the client stamped with it: when a client gave a
+    # sequence to two records (KafkaJS, docs/spec/idempotence.md §3), the one not written is not a gap.
+    filled = {(p, r.producer_id, r.producer_epoch, r.sequence) for p, records in run.log.items() for r in records}
     found = []
     for (partition, pid, epoch), members in runs.items():
-        present = {v for v in members if any(p == partition for p, _ in run.in_log(v))}
+        present = {v for v in members if any(p == partition for p, _ in run.in_log(v)) or (partition, pid, epoch, members[v]) in filled}
         # Positions along the run, from its first attempted sequence: a run seeded near
         # Int.MAX wraps to 0, and 0 then comes *after* Int.MAX.
         origin = next(iter(members.values()))

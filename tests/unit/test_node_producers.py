@@ -130,3 +130,14 @@ def test_the_cache_key_follows_the_runners_and_the_lock(tmp_path: Path) -> None:
     assert before == install._install_dir(source)
     (copy / "runner.mjs").write_text((copy / "runner.mjs").read_text() + "\n// changed\n")
     assert install._install_dir(copy) != before
+
+
+def test_the_node_clients_are_named_everywhere_a_client_is() -> None:
+    """check producer, check matrix and the report resolve clients from one list; the pytest plugin builds
+    a class for each (its rows run in tests/wire_node)."""
+    from kafka_conformance.producer.clients import REAL_CLIENTS
+    from kafka_conformance.pytest_plugin import producer_tests
+
+    assert {"kafkajs", "platformatic"} <= set(REAL_CLIENTS)
+    cls = producer_tests("kafkajs")
+    assert hasattr(cls, "test_row_19") and hasattr(cls, "test_generated_traces")

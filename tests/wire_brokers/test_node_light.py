@@ -20,7 +20,7 @@ def node_runners() -> Path:
     try:
         return install()
     except NodeUnavailable as exc:
-        pytest.skip(str(exc))
+        pytest.skip(f"{exc} (then: kafka-conformance fetch kafkajs platformatic)")
 
 
 @pytest.mark.parametrize("client", ["kafkajs", "platformatic"])

@@ -188,6 +188,20 @@ def test_a_stamp_reused_for_another_record_is_the_clients():
     assert only(check(same_value_retried, [], **{}), P.AT_LEAST_ONCE) == ("lost-write", BROKER)
 
 
+def test_a_sequence_filled_by_another_record_is_no_gap():
+    """KafkaJS on row 14b: v1 (sequence 1) timed out and gave its sequence back; v2 took sequence 1 and was refused
+    (INVALID_RECORD, not written); v1's retry took sequence 1 again and was written; v3 went as sequence 2. Sequence 1
+    is in the log (as v1): acknowledging sequence 2 implies nothing missing, whatever value was stamped first."""
+    trace = [*sends("v0", "v1", "v2", "v3"), Attempt(1, ["v0"], 0, 1, 0, 0), Response(1, ProduceError.NONE, 0), Acked("v0", 0),
+             Attempt(2, ["v2"], 0, 1, 0, 1), Response(2, ProduceError.INVALID_RECORD), Failed("v2", "INVALID_RECORD"),
+             Attempt(3, ["v1"], 0, 1, 0, 1), Response(3, ProduceError.NONE, 1), Acked("v1", 1),
+             Attempt(4, ["v3"], 0, 1, 0, 2), Response(4, ProduceError.NONE, 2), Acked("v3", 2)]
+    report = check(trace, records(s("v0", 0), s("v1", 1), s("v3", 2)))
+    assert report[P.IMPLIED_ACK].outcome is Outcome.HOLDS, report.describe()
+    gap = check(trace, records(s("v0", 0), s("v3", 2)))
+    assert gap[P.IMPLIED_ACK].outcome is Outcome.VIOLATED
+
+
 def test_acked_records_below_the_log_start_are_not_lost():
     report = check_delivery([*sends("a"), Acked("a", 0)], {0: []}, DeliveryConfig(), log_start_offsets={0: 5})
     assert report[P.AT_LEAST_ONCE].outcome is Outcome.HOLDS
