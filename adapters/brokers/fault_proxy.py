@@ -315,6 +315,11 @@ class FaultProxy:
                 if self._closed:
                     conn.close()
 
+    def record_fault(self, kind: FaultKind, partition: int | None = None) -> None:
+        """Log a fault the harness caused beside the proxy (a broker stopped or killed), stamped now,
+        among the attempts and answers the delivery checker reads."""
+        self._record(Fault(kind, partition, self.clock()))
+
     # -- produce requests -------------------------------------------------------------
     def _record(self, event: Event) -> None:
         with self._lock:

@@ -39,6 +39,7 @@ from typing import Any
 import attrs
 
 from kafka_conformance.adapters.brokers.kafka_broker import (
+    CLEAN_STOP_S,
     KRAFT_FIRST,
     START_TIMEOUT_S,
     broker_artifacts,
@@ -175,6 +176,16 @@ class KafkaCluster:
         node.process.crash()
         node.process = None
 
+    def stop_broker(self, broker: int) -> None:
+        """SIGTERM ``broker`` and let it shut down cleanly (a controlled shutdown: leadership moves
+        away, the log is flushed and the producer snapshots written, as ``Log.close`` does)."""
+        node = self.node(broker)
+        if node.process is None:
+            raise ValueError(f"broker {broker} is already down")
+        if not node.process.stop_cleanly(CLEAN_STOP_S):
+            raise RuntimeError(f"broker {broker} did not shut down within {CLEAN_STOP_S:.0f} s of SIGTERM; it was killed")
+        node.process = None
+
     def restart(self, broker: int) -> None:
         node = self.node(broker)
         if node.process is not None:
@@ -261,6 +272,12 @@ class KafkaCluster:
         """SIGKILL ``broker``; wait until no partition of ``topic`` names it leader any more."""
         self.crash(broker)
         wait_until(f"a new leader after broker {broker} crashed",
+                   lambda: all(m.leader != broker for m in self.partitions(topic).values()))
+
+    def stop_and_settle(self, broker: int, topic: str) -> None:
+        """Stop ``broker`` cleanly; wait until no partition of ``topic`` names it leader any more."""
+        self.stop_broker(broker)
+        wait_until(f"a new leader after broker {broker} stopped",
                    lambda: all(m.leader != broker for m in self.partitions(topic).values()))
 
     def restart_and_settle(self, broker: int, topic: str) -> None:

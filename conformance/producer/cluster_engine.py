@@ -32,7 +32,7 @@ __all__ = ["CLUSTER", "DEFAULT_BROKERS", "cluster_refusal", "open_kafka_cluster"
 
 CLUSTER = "kafka-cluster"
 DEFAULT_BROKERS = 3
-_ON_CUE = frozenset({ClusterAction.CRASH, ClusterAction.RESTART, ClusterAction.FAILOVER, ClusterAction.DISCONNECT})
+_ON_CUE = frozenset({ClusterAction.CRASH, ClusterAction.STOP, ClusterAction.RESTART, ClusterAction.FAILOVER, ClusterAction.DISCONNECT})
 
 
 def parse_cluster(rest: str) -> tuple[str, int]:
@@ -103,11 +103,13 @@ class _ClusterBroker:
 
     def control(self, step: ClusterStep) -> None:
         topic = self.trace.cluster.topic
-        if step.action in (ClusterAction.CRASH, ClusterAction.RESTART):
-            # As in the model: crashing a broker that is down, or restarting one that is up, does nothing.
+        if step.action in (ClusterAction.CRASH, ClusterAction.STOP, ClusterAction.RESTART):
+            # As in the model: stopping a broker that is down, or restarting one that is up, does nothing.
             up = self.cluster.node(step.broker).process is not None
             if step.action is ClusterAction.CRASH and up:
                 self.cluster.crash_and_settle(step.broker, topic)
+            elif step.action is ClusterAction.STOP and up:
+                self.cluster.stop_and_settle(step.broker, topic)
             elif step.action is ClusterAction.RESTART and not up:
                 self.cluster.restart_and_settle(step.broker, topic)
         elif step.action is ClusterAction.FAILOVER:

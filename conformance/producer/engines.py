@@ -45,8 +45,8 @@ import attrs
 
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
 from kafka_conformance.reference.broker.batches import LogRecord
-from kafka_conformance.reference.traces.events import Event
-from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace
+from kafka_conformance.reference.traces.events import Event, FaultKind
+from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, ProducerTrace
 
 __all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "SharedBrokers", "WireBroker", "open_broker", "parse_broker",
            "shared_brokers", "trace_for_run"]
@@ -358,27 +358,51 @@ class _TestClusterBroker:
         return dict(self.cluster.log_start())  # type: ignore[attr-defined]
 
 
-def _cluster_steps(trace: ProducerTrace) -> list[str]:
-    return [f"cluster step {s.action.value}" for s in trace.steps if isinstance(s, ClusterStep)]
+def _cluster_steps(trace: ProducerTrace, *, restartable: bool = False) -> list[str]:
+    """The cluster steps a single real broker cannot take. One the kit can restart on its own data
+    (``kafka:VERSION``) takes a STOP or CRASH of broker 0 followed at once by its RESTART: the broker
+    is stopped and started again there, as one step (nothing can run while it is down)."""
+    steps = list(trace.steps)
+    refused = []
+    for i, step in enumerate(steps):
+        if not isinstance(step, ClusterStep):
+            continue
+        if restartable and step.broker == 0 and step.action in _RESTART_PAIR:
+            following = steps[i + 1] if i + 1 < len(steps) else None
+            if isinstance(following, ClusterStep) and following.action is ClusterAction.RESTART and following.broker == 0:
+                continue
+        if restartable and step.action is ClusterAction.RESTART and step.broker == 0 and i > 0:
+            previous = steps[i - 1]
+            if isinstance(previous, ClusterStep) and previous.action in _RESTART_PAIR and previous.broker == 0:
+                continue
+        refused.append(f"cluster step {step.action.value}")
+    return refused
+
+
+_RESTART_PAIR = frozenset({ClusterAction.STOP, ClusterAction.CRASH})
 
 
 @contextlib.contextmanager
 def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]) -> Iterator[WireBroker]:
     """A real broker (a wheel's, kfake, or Apache Kafka's), the fault proxy between it and the client.
 
-    A single real broker cannot fail over, crash and restart or go leaderless on cue, so a
-    trace with cluster steps is refused (the matrix shows n/a), never run half-way."""
+    A single real broker cannot fail over or go leaderless on cue, so a trace with such steps is
+    refused (the matrix shows n/a), never run half-way; Apache Kafka's broker can be stopped
+    (cleanly or killed) and started again on its own data, as a STOP or CRASH of broker 0 followed
+    by its RESTART."""
     from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable
 
-    steps = _cluster_steps(trace)
+    steps = _cluster_steps(trace, restartable=spec.kind == KAFKA)
     if steps:
-        raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} (the test broker can)")
+        why = "a STOP or CRASH of broker 0 followed by its RESTART" if spec.kind == KAFKA else "none"
+        raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} "
+                              f"(the test broker can; this one takes {why})")
     try:
         def start() -> contextlib.AbstractContextManager[Any]:
             return _started(str(spec))
 
         with _shared_or_own(str(spec), start) if spec.kind == KAFKA else start() as running:
-            broker = _RealBroker(running.host, running.port, trace)
+            broker = _RealBroker(running.host, running.port, trace, restart=getattr(running, "restart", None))
             broker.prepare()
             # Always through the proxy, a clean trace too: its log of attempts and answers is what
             # the delivery checker settles a run with (without it a clean run is only "unknown").
@@ -417,7 +441,9 @@ class _RealBroker:
     host: str
     port: int
     trace: ProducerTrace
+    restart: Callable[[bool], None] | None = None
     proxy: Any = None
+    _stopped: ClusterAction | None = None
 
     @property
     def bootstrap(self) -> str:
@@ -434,6 +460,21 @@ class _RealBroker:
             wire.wait_for_leaders(spec.topic, spec.partitions, auto_create=True)
 
     def control(self, step: ClusterStep) -> None:
+        """A STOP or CRASH is remembered; the RESTART right after it stops the broker that way and
+        starts it again on its data (clients see their connections close and the broker refuse new
+        ones until it serves again)."""
+        if self.restart is not None and step.broker == 0 and step.action in _RESTART_PAIR:
+            self._stopped = step.action
+            return
+        if self.restart is not None and step.action is ClusterAction.RESTART and self._stopped is not None:
+            clean, self._stopped = self._stopped is ClusterAction.STOP, None
+            if self.proxy is not None:  # logged as the test broker logs them (reference/cluster/model.py)
+                self.proxy.record_fault(FaultKind.BROKER_STOP if clean else FaultKind.BROKER_CRASH)
+                if not clean:  # every replica of every partition (the only one) failed at once
+                    for partition in range(self.trace.cluster.partitions):
+                        self.proxy.record_fault(FaultKind.CONCURRENT_FAILURE, partition)
+            self.restart(clean)
+            return
         raise BrokerSpecError(f"a single real broker cannot apply {step.action.value}")
 
     def tick(self) -> None:

@@ -58,6 +58,8 @@ _NEVER = {
     ClusterAction.LEADERLESS: "a kfake partition has no leader only when the cluster has no broker at all "
                               "(RemoveNode refuses to remove the last one)",
     ClusterAction.EXPIRE_PRODUCERS: "kfake never expires an idempotent producer's state (no producer.id.expiration.ms)",
+    ClusterAction.STOP: "kfake keeps one log in memory for the whole cluster: a broker stopped and started again "
+                        "reloads no producer snapshot, which is what a clean stop is there to show",
 }
 
 

@@ -187,7 +187,7 @@ class ModelSession:
         if step.action is ClusterAction.DISCONNECT:
             for broker in range(self.trace.cluster.brokers):
                 self.producer.on_disconnect(broker, self.now)
-        elif step.action is ClusterAction.CRASH and step.broker is not None:
+        elif step.action in (ClusterAction.CRASH, ClusterAction.STOP) and step.broker is not None:
             self.producer.on_disconnect(step.broker, self.now)
         self._sync()
         self._settle()

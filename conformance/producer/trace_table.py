@@ -101,8 +101,25 @@ def _drop_response(nth: int, partition: int = 0) -> ProduceRule:
     return ProduceRule(nth, Action.DROP_RESPONSE, partition)
 
 
-def _error(nth: int, error: ProduceError, partition: int = 0, *, after_append: bool = False) -> ProduceRule:
-    return ProduceRule(nth, Action.ERROR_AFTER_APPEND if after_append else Action.ERROR, partition, error)
+def _error(nth: int, error: ProduceError, partition: int = 0, *, after_append: bool = False, delay_ms: int = 0) -> ProduceRule:
+    return ProduceRule(nth, Action.ERROR_AFTER_APPEND if after_append else Action.ERROR, partition, error, delay_ms=delay_ms)
+
+
+def _restart_row(number: str, down: ClusterAction, name: str) -> TableEntry:
+    """v0 written but answered REQUEST_TIMED_OUT late, v1..v4 acknowledged behind it, then the one broker
+    stops and starts again: its snapshot holds v4's batch only (docs/spec/idempotence.md §1.4), so v0's
+    retry is out of order (45). The producer cannot tell v0 is in the log: maybe written, never re-sent."""
+    return entry(
+        number, name, ("G-AMO", "restart"),
+        [*_sends("v0", "v1", "v2", "v3", "v4"), WaitStep(700), ClusterStep(down, broker=0),
+         ClusterStep(ClusterAction.RESTART, broker=0), FLUSH],
+        rules=[_error(1, ProduceError.REQUEST_TIMED_OUT, after_append=True, delay_ms=500)],
+        config={"retry.backoff.ms": "1000", "delivery.timeout.ms": "30000"},
+        cluster=ClusterSpec(brokers=1, replication_factor=1, min_insync_replicas=1),
+        holds=(P.AT_MOST_ONCE, P.ORDER, P.OFFSETS, P.DEFINITE_FAILURES, P.SEQUENCES, P.EPOCHS, P.LIVENESS),
+        completions={"v0": "indeterminate", **{f"v{i}": "acked" for i in range(1, 5)}},
+        acked_offsets={f"v{i}": i for i in range(1, 5)}, max_epoch_bumps=0,
+    )
 
 
 FLUSH = FlushStep()
@@ -425,6 +442,10 @@ TRACE_TABLE: tuple[TableEntry, ...] = (
         completions={"v0": "acked", "v1": "acked"},
         acked_offsets={"v0": 0, "v1": 1},
     ),
+    _restart_row("25", ClusterAction.STOP, "the broker restarts cleanly while v0's retry is pending: its producer snapshot "
+                 "keeps only the last batch, so the retry meets OUT_OF_ORDER_SEQUENCE_NUMBER; v0 must not be written twice"),
+    _restart_row("25b", ClusterAction.CRASH, "the same with the broker killed (SIGKILL): recovery rebuilds the snapshot "
+                 "from the log, the retry meets 45 again (one replica killed: outside the guarantee)"),
 )
 
 NOT_EXPRESSIBLE: tuple[tuple[str, str], ...] = (

@@ -145,13 +145,14 @@ class Partition:
         replica = self.replicas[broker]
         replica.flushed_offset = replica.log.log_end_offset
 
-    def crash(self, broker: int, *, lose_unflushed: bool = True) -> list[int]:
-        """Stop ``broker``; returns the ids of the requests that will never be answered."""
+    def crash(self, broker: int, *, lose_unflushed: bool = True, clean: bool = False) -> list[int]:
+        """Stop ``broker`` (``clean``: a shutdown that flushes and snapshots, ``Log.close``); returns the
+        ids of the requests that will never be answered."""
         replica = self.replicas[broker]
         replica.alive = False
-        if lose_unflushed:
+        if lose_unflushed and not clean:
             replica.log.lose_tail(replica.flushed_offset)
-        replica.log.restart(clean=False)  # recovered now: nothing happens to a stopped broker's files
+        replica.log.restart(clean=clean)  # recovered now: nothing happens to a stopped broker's files
         if len(self.isr) > 1:
             self.isr.discard(broker)
         lost = [p.request_id for p in self.pending if p.leader == broker]

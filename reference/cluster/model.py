@@ -268,6 +268,9 @@ class ClusterModel:
         elif action is ClusterAction.CRASH:
             assert step.broker is not None
             self._crash(self._broker_index(step.broker), now)
+        elif action is ClusterAction.STOP:
+            assert step.broker is not None
+            self._crash(self._broker_index(step.broker), now, clean=True)
         elif action is ClusterAction.RESTART:
             assert step.broker is not None
             self._restart(self._broker_index(step.broker))
@@ -318,19 +321,22 @@ class ClusterModel:
         part.replicate_all()  # the old leader follows at once, truncating any unreplicated tail
         self._events.append(Fault(FaultKind.LEADER_FAILOVER, p, now))
 
-    def _crash(self, broker: int, now: int) -> None:
+    def _crash(self, broker: int, now: int, *, clean: bool = False) -> None:
+        """A crash (power loss: the unflushed tail is lost) or, ``clean``, a shutdown that loses nothing.
+        A crash leaving a committed record on no live replica is a concurrent failure (KIP-185); a clean
+        stop never is: the records are on its disk, and its producer state in a snapshot."""
         if not self.alive[broker]:
             return
         self.alive[broker] = False
         self.crash_generation[broker] += 1
-        self._events.append(Fault(FaultKind.BROKER_CRASH, None, now))
+        self._events.append(Fault(FaultKind.BROKER_STOP if clean else FaultKind.BROKER_CRASH, None, now))
         for p, part in enumerate(self.partitions):
             if broker not in part.replicas:
                 continue
             committed = self._committed_entries(part)
-            part.crash(broker, lose_unflushed=True)
+            part.crash(broker, lose_unflushed=True, clean=clean)
             held = {e for r in part.replicas.values() if r.alive for e in r.log.entries}
-            if committed - held:
+            if committed - held and not clean:
                 self._events.append(Fault(FaultKind.CONCURRENT_FAILURE, p, now))
             if part.leader is None:
                 self._elect_if_possible(p)

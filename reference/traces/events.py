@@ -62,6 +62,8 @@ class FaultKind(enum.Enum):
     """A new producer session; the application may re-send values of the old one."""
     # Inside the guarantee: transient faults the producer and brokers must survive.
     BROKER_CRASH = "broker-crash"
+    BROKER_STOP = "broker-stop"
+    """A clean shutdown (SIGTERM): nothing is lost, the producer state is snapshotted."""
     LEADER_FAILOVER = "leader-failover"
     REQUEST_DROPPED = "request-dropped"
     RESPONSE_DROPPED = "response-dropped"

@@ -55,8 +55,13 @@ class ClusterAction(enum.Enum):
     """Leadership of ``partition`` moves cleanly to another in-sync replica (a new leader epoch)."""
     CRASH = "crash"
     """``broker`` stops; its unflushed or unreplicated tail is lost; partitions it led elect a new leader."""
+    STOP = "stop"
+    """``broker`` shuts down cleanly (SIGTERM): its log is flushed and a producer snapshot is
+    written at the log end (``Log.close``), so it loses nothing; partitions it led elect a new
+    leader. A RESTART brings it back."""
     RESTART = "restart"
-    """``broker`` comes back and catches up from the leaders."""
+    """``broker`` comes back (after a CRASH or a STOP), reloads its producer state from its newest
+    snapshot (docs/spec/idempotence.md §1.4) and catches up from the leaders."""
     EXPIRE_PRODUCERS = "expire-producers"
     """The brokers drop the producer state of ``partition`` (every partition when None): outside the guarantee."""
     DISCONNECT = "disconnect"
@@ -90,7 +95,7 @@ class ClusterStep:
     duration_ms: int = 0
 
     def __attrs_post_init__(self) -> None:
-        needs_broker = self.action in (ClusterAction.CRASH, ClusterAction.RESTART)
+        needs_broker = self.action in (ClusterAction.CRASH, ClusterAction.STOP, ClusterAction.RESTART)
         if needs_broker and self.broker is None:
             raise PlanError(f"cluster step {self.action.value} needs a broker")
         if self.action in (ClusterAction.FAILOVER, ClusterAction.LEADERLESS) and self.partition is None:

@@ -202,3 +202,31 @@ TestOnKafka = producer_tests("kafka-python", broker="kafka:{RELEASE}", kafka_ver
                                 "test_rows.py::TestOnKafka::test_row_13")
     result.assert_outcomes(passed=2)
     assert starts == [RELEASE]
+
+
+def test_after_a_clean_restart_real_kafka_answers_an_old_retry_out_of_order() -> None:
+    """Row 25 on Apache Kafka 3.9.1: the broker stops (SIGTERM) and starts again on its own data between v0's
+    late REQUEST_TIMED_OUT and v0's retry; its producer snapshot keeps only v4's batch, so the retry is answered
+    OUT_OF_ORDER_SEQUENCE_NUMBER, as the reference answers it (docs/spec/idempotence.md §1.4). The client is
+    @platformatic/kafka, which sends each record as a batch of its own (kafka-python would batch v0..v4 into one,
+    and its retry would be the snapshot's own batch) and which then writes v0 twice (docs/findings.md, entry 12)."""
+    pytest.importorskip("kafka", reason="the fault proxy needs kafka-python (the clients extra)")
+    _need(RELEASE)
+    from kafka_conformance.adapters.node.install import NodeUnavailable, install
+
+    try:
+        install()
+    except NodeUnavailable as exc:
+        pytest.skip(f"{exc} (then: kafka-conformance fetch platformatic)")
+    from kafka_conformance.producer.check import run_wire_trace
+    from kafka_conformance.producer.table import table_rows
+    from kafka_conformance.reference.broker.produce_errors import ProduceError
+    from kafka_conformance.reference.traces.events import Attempt, Fault, FaultKind, Response
+
+    (row,) = table_rows(["25"])
+    run = run_wire_trace(row.trace, "platformatic", broker=f"kafka:{RELEASE}", kafka_version=RELEASE)
+    events = list(run.events)
+    stopped = next(i for i, e in enumerate(events) if isinstance(e, Fault) and e.kind is FaultKind.BROKER_STOP)
+    first_retry = next(e for e in events[stopped:] if isinstance(e, Attempt) and e.values == ("v0",))
+    answer = next(e for e in events if isinstance(e, Response) and e.attempt_id == first_retry.attempt_id)
+    assert answer.error is ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER, events
