@@ -361,6 +361,7 @@ def start_kafka(version: str, timeout_s: float = READY_TIMEOUT_S) -> _Started:
             try:
                 node.start_again(wait)
                 serving()
+                started.pid = node.process.pid  # a pool keeping the broker checks this process from now on
                 return
             except BrokerStartError as exc:
                 if "exited" not in str(exc) or time.monotonic() >= deadline:
@@ -372,8 +373,9 @@ def start_kafka(version: str, timeout_s: float = READY_TIMEOUT_S) -> _Started:
     except BaseException:
         node.stop()
         raise
-    return _Started(f"kafka:{version}", "127.0.0.1", node.port, f"{version} (Apache Kafka, {node.mode})", node.stop,
-                    listening, node.process.pid, restart)
+    started = _Started(f"kafka:{version}", "127.0.0.1", node.port, f"{version} (Apache Kafka, {node.mode})", node.stop,
+                       listening, node.process.pid, restart)
+    return started
 
 
 @contextlib.contextmanager

@@ -17,8 +17,9 @@ from kafka_conformance.producer.clients import REAL_CLIENTS, ClientSpecError, re
 RELEASE = "3.9.1"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "producer-conformance.md"
 SECTION = "## Every client on a real Apache Kafka cluster"
-NOT_APPLICABLE = frozenset({"12", "12b", "17", "21"})
-"""Seeded sequences (model-only), producer-id expiry and a leaderless period (no real cluster takes them on cue)."""
+NOT_APPLICABLE = frozenset({"12", "12b", "17", "21", "25", "25b"})
+"""Seeded sequences (model-only), producer-id expiry and a leaderless period (no real cluster takes them on cue),
+and the one-broker restart rows (docs/producer-conformance.md, "Restarts with a retry pending")."""
 
 
 def _cell(text: str) -> frozenset[str]:

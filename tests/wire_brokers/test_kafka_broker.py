@@ -230,3 +230,22 @@ def test_after_a_clean_restart_real_kafka_answers_an_old_retry_out_of_order() ->
     first_retry = next(e for e in events[stopped:] if isinstance(e, Attempt) and e.values == ("v0",))
     answer = next(e for e in events if isinstance(e, Response) and e.attempt_id == first_retry.attempt_id)
     assert answer.error is ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER, events
+
+
+def test_a_shared_broker_restarted_by_a_row_serves_the_next_row_and_is_stopped() -> None:
+    """Row 25 restarts the one broker a pool keeps for a run; the next row runs on the same broker (its new
+    process is the one the pool checks), and the block's end stops it: no broker is started twice or left."""
+    _need(RELEASE)
+    pytest.importorskip("kafka")
+    from kafka_conformance.producer.engines import shared_brokers
+    from kafka_conformance.producer.table import run_table, table_rows
+
+    with shared_brokers() as pool:
+        rows = [*table_rows(["25"]), *table_rows(["1"])]
+        results = run_table("kafka-python", broker=f"kafka:{RELEASE}", kafka_version=RELEASE, rows=rows)
+        assert [r.number for r in results] == ["25", "1"]
+        assert pool.started == 1, pool.started
+        (running,) = pool.live.values()
+        assert Path(f"/proc/{running.pid}").exists()
+    assert results[1].status.value == "holds", (results[1].error, results[1].anomalies)
+    assert not Path(f"/proc/{running.pid}").exists()
