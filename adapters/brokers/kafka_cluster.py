@@ -42,6 +42,7 @@ from kafka_conformance.adapters.brokers.kafka_broker import (
     CLEAN_STOP_S,
     KRAFT_FIRST,
     START_TIMEOUT_S,
+    RestartError,
     broker_artifacts,
     broker_release,
     cluster_id,
@@ -182,9 +183,12 @@ class KafkaCluster:
         node = self.node(broker)
         if node.process is None:
             raise ValueError(f"broker {broker} is already down")
-        if not node.process.stop_cleanly(CLEAN_STOP_S):
-            raise RuntimeError(f"broker {broker} did not shut down within {CLEAN_STOP_S:.0f} s of SIGTERM; it was killed")
-        node.process = None
+        try:
+            ended = node.process.stop_cleanly(CLEAN_STOP_S)
+        finally:
+            node.process = None  # stopped, or killed after the grace: down either way
+        if not ended:
+            raise RestartError(f"broker {broker} did not shut down within {CLEAN_STOP_S:.0f} s of SIGTERM; it was killed")
 
     def restart(self, broker: int) -> None:
         node = self.node(broker)
@@ -271,14 +275,20 @@ class KafkaCluster:
     def crash_and_settle(self, broker: int, topic: str) -> None:
         """SIGKILL ``broker``; wait until no partition of ``topic`` names it leader any more."""
         self.crash(broker)
-        wait_until(f"a new leader after broker {broker} crashed",
-                   lambda: all(m.leader != broker for m in self.partitions(topic).values()))
+        if self.live_nodes():  # with none left, no one is leader and no one can say so
+            wait_until(f"a new leader after broker {broker} crashed",
+                       lambda: all(m.leader != broker for m in self.partitions(topic).values()))
 
     def stop_and_settle(self, broker: int, topic: str) -> None:
         """Stop ``broker`` cleanly; wait until no partition of ``topic`` names it leader any more."""
         self.stop_broker(broker)
-        wait_until(f"a new leader after broker {broker} stopped",
-                   lambda: all(m.leader != broker for m in self.partitions(topic).values()))
+        if self.live_nodes():
+            wait_until(f"a new leader after broker {broker} stopped",
+                       lambda: all(m.leader != broker for m in self.partitions(topic).values()))
+
+    def live_nodes(self) -> list[int]:
+        """The brokers whose process runs."""
+        return [i for i in range(len(self.nodes)) if self.nodes[i].process is not None]
 
     def restart_and_settle(self, broker: int, topic: str) -> None:
         """Start ``broker`` again; wait until it is registered and back in every ISR it belongs to."""

@@ -225,8 +225,9 @@ class ProgramClient:
         raise NotImplementedError
 
     def settings(self, mapped: MappedConfig, bootstrap: str) -> dict[str, Any]:
-        """The ``open`` line's settings: the mapped configuration and the brokers to reach."""
-        raise NotImplementedError
+        """The ``open`` line's settings: the mapped configuration and the brokers to reach (a list, as the
+        kit's Go and Node.js runners read it; the Java runner takes ``bootstrap.servers``)."""
+        return {**mapped.as_dict(), "bootstrap": bootstrap.split(",")}
 
     def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
         """(what one ``error`` line says about the write, its description)."""
@@ -242,10 +243,11 @@ class ProgramClient:
         clock: Callable[[], int],
         deadline_s: float,
     ) -> tuple[Event, ...]:
+        command = self.command()  # a first build or install is not the trace's time
         started = time.monotonic()
         settings = self.settings(self.check_config(trace), bootstrap)
         log = CompletionLog(clock)
-        process = RunnerProcess(self.name, self.command(), log, self.classify)
+        process = RunnerProcess(self.name, command, log, self.classify)
         try:
             process.open(settings)
             run_program(trace, process, log, control=control, tick=tick, deadline_s=deadline_s, started=started)

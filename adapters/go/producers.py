@@ -138,9 +138,6 @@ class _GoClient(ProgramClient):
         except (GoUnavailable, GoBuildError) as exc:
             raise ClientRunError(f"{self.name} could not be prepared: {exc}") from exc
 
-    def settings(self, mapped: MappedConfig, bootstrap: str) -> dict[str, Any]:
-        return {**mapped.as_dict(), "bootstrap": bootstrap.split(",")}
-
     def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
         return classify_go_error(event)
 

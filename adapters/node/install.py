@@ -26,12 +26,14 @@ from kafka_conformance.adapters.toolcache import digest, locked
 
 __all__ = [
     "CACHE_ENV",
+    "MIN_NODE",
     "RUNNERS",
     "NodeInstallError",
     "NodeUnavailable",
     "cache_root",
     "install",
     "installed_runner",
+    "node_major",
     "node_tool",
     "runner",
     "sources_dir",
@@ -77,6 +79,23 @@ def node_tool(name: str = "node") -> str:
     return found
 
 
+MIN_NODE = 20
+"""The oldest Node.js the runners are run on (KafkaJS needs 14; @platformatic/kafka 2.12.1 declares 22.22,
+and its callback API, which the runner uses, runs on 20: the kit's runs are on 20.20.2)."""
+
+
+def node_major(node: str) -> int:
+    """The major version of ``node``; :class:`NodeUnavailable` if it cannot tell or it is too old."""
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        major = int(done.stdout.strip().lstrip("v").split(".")[0])
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        raise NodeUnavailable(f"{node} --version did not say its version ({exc}): {FIX}") from exc
+    if major < MIN_NODE:
+        raise NodeUnavailable(f"{node} is Node.js {done.stdout.strip()}; the runners need {MIN_NODE} or newer: {FIX}")
+    return major
+
+
 def installed_runner(client: str, root: Path | None = None) -> Path | None:
     """The runner script for ``client`` (a key of :data:`RUNNERS`) if its install is complete in the cache."""
     directory = _install_dir(root or sources_dir())
@@ -91,7 +110,7 @@ def install(root: Path | None = None) -> Path:
     if (target / _DONE).is_file():
         return target
     npm = node_tool("npm")
-    node_tool("node")
+    node_major(node_tool("node"))
     with locked(target.parent):
         if (target / _DONE).is_file():
             return target

@@ -6,19 +6,24 @@
 // adapters/node/producers.py; KafkaJS's own logging goes to stderr.
 
 import kafkajs from 'kafkajs'
-import { ConfigError, main } from './runner.mjs'
+import { main, refusal } from './runner.mjs'
 
 const { Kafka, Partitioners, logLevel } = kafkajs
 
 function toStderr () {
   return ({ namespace, level, log }) => {
     const { message, ...extra } = log
-    process.stderr.write(`kafkajs ${namespace} [${level}] ${message} ${JSON.stringify(extra)}\n`)
+    let detail
+    try {
+      detail = JSON.stringify(extra)
+    } catch {
+      detail = '(unprintable details)'
+    }
+    process.stderr.write(`kafkajs ${namespace} [${level}] ${message} ${detail}\n`)
   }
 }
 
 async function open (s) {
-  if (!Array.isArray(s.bootstrap) || s.bootstrap.length === 0) throw new ConfigError('bootstrap: no broker given')
   const retry = {
     retries: s.retries,
     initialRetryTime: s.retry_backoff_ms,
@@ -45,7 +50,7 @@ async function open (s) {
       retry
     })
   } catch (error) {
-    throw Object.assign(new ConfigError(error.message), { name: error.name })
+    throw refusal(error)
   }
   await producer.connect()
   return {

@@ -7,10 +7,9 @@
 // acks option is not read by send() (dist/clients/producer/producer.js:202).
 
 import { Producer, stringSerializers } from '@platformatic/kafka'
-import { ConfigError, main } from './runner.mjs'
+import { main, refusal } from './runner.mjs'
 
 async function open (s) {
-  if (!Array.isArray(s.bootstrap) || s.bootstrap.length === 0) throw new ConfigError('bootstrap: no broker given')
   let producer
   try {
     producer = new Producer({
@@ -27,7 +26,7 @@ async function open (s) {
       strict: true
     })
   } catch (error) {
-    throw Object.assign(new ConfigError(error.message), { name: error.name })
+    throw refusal(error)
   }
   return {
     // Callbacks, not promises: the promise form needs Promise.withResolvers (Node.js 22),

@@ -32,17 +32,18 @@ The facts below are read in the packages at the versions ``package.json`` pins
   ``dist/clients/base/options.js:78-86``) is the request timeout and the
   Produce request's timeout.  No linger either.
 
-What a failure claims: a send refused before it was queued is
-:class:`~trace.Failed`; an error carrying a broker's code (KafkaJS's
+What a failure claims: neither client refuses a send synchronously (each returns a promise, and its
+refusals before sending, such as KafkaJS's acks check, arrive as rejections without a broker code),
+so only @platformatic/kafka's ``PLT_KFK_USER`` (its refusal of a send) is :class:`~trace.Failed` by
+kind; the configurations either refuses are refused here first.  An error carrying a broker's code (KafkaJS's
 ``KafkaJSProtocolError.code``, @platformatic/kafka's ``ProtocolError.apiCode``,
-found through the wrappers each puts around it) is judged by the reference table
-of produce errors; timeouts, network errors and anything else are
+found through the wrappers each puts around it, the last attempt's) is judged by the
+reference table of produce errors; timeouts, network errors and anything else are
 :class:`~trace.Indeterminate`.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,7 +58,7 @@ from kafka_conformance.adapters.clients.protocol import (
     java_or_default,
 )
 from kafka_conformance.adapters.clients.runner import ProgramClient
-from kafka_conformance.adapters.node.install import NodeInstallError, NodeUnavailable, installed_runner, node_tool, runner
+from kafka_conformance.adapters.node.install import NodeInstallError, NodeUnavailable, installed_runner, node_major, node_tool, runner
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.program import ProducerTrace
 
@@ -143,11 +144,10 @@ def classify_node_error(event: dict[str, Any]) -> tuple[Appended, str]:
 
 class _NodeClient(ProgramClient):
     def available(self) -> str | None:
-        if installed_runner(self.name) is not None and shutil.which("node") is not None:
-            return None
         try:
-            node_tool("node")
-            node_tool("npm")
+            node_major(node_tool("node"))
+            if installed_runner(self.name) is None:
+                node_tool("npm")
         except NodeUnavailable as exc:
             return f"{exc} (then: kafka-conformance fetch {self.name})"
         return None
@@ -161,9 +161,6 @@ class _NodeClient(ProgramClient):
             return [node_tool("node"), "--no-warnings", str(script)]
         except (NodeUnavailable, NodeInstallError) as exc:
             raise ClientRunError(f"{self.name} could not be prepared: {exc}") from exc
-
-    def settings(self, mapped: MappedConfig, bootstrap: str) -> dict[str, Any]:
-        return {**mapped.as_dict(), "bootstrap": bootstrap.split(",")}
 
     def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
         return classify_node_error(event)

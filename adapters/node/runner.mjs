@@ -30,53 +30,75 @@ export class ConfigError extends Error {}
 
 const MAX_DEPTH = 8
 
-// The Kafka error code an error carries, looking through the wrappers both
-// clients put around a broker's answer (KafkaJS: a protocol error has a .type
-// and a numeric .code, KafkaJSNumberOfRetriesExceeded keeps the last in .cause;
-// @platformatic/kafka: the errors of an AggregateError, one per attempt, the
-// last attempt last; cause). The last attempt's answer is the one that counts.
+// What an error wraps, the way each client wraps: KafkaJS keeps the last error of
+// its retries in .cause; @platformatic/kafka's MultipleErrors holds one error per
+// attempt (PLT_KFK_MULTIPLE: only the last attempt's counts) or, for a broker's
+// answer (PLT_KFK_RESPONSE), one per failed partition (each counts).
+function inner (error) {
+  if (error == null || typeof error !== 'object') return []
+  if (error.cause != null) return [error.cause]
+  if (!Array.isArray(error.errors) || error.errors.length === 0) return []
+  return error.code === 'PLT_KFK_RESPONSE' ? error.errors : [error.errors.at(-1)]
+}
+
+// The Kafka error code an error carries, following the wrappers to the last
+// attempt: KafkaJS's protocol errors have a .type and a numeric .code (its
+// connection errors put a socket code such as ECONNREFUSED in .code, never
+// taken), @platformatic/kafka's ProtocolError an .apiCode. 0: no broker code.
 export function kafkaCode (error, depth = 0) {
   if (error == null || typeof error !== 'object' || depth > MAX_DEPTH) return 0
   if (Number.isInteger(error.apiCode) && error.apiCode !== 0) return error.apiCode
   if (typeof error.type === 'string' && Number.isInteger(error.code) && error.code !== 0) return error.code
-  const inner = [error.cause, ...(Array.isArray(error.errors) ? [...error.errors].reverse() : [])]
-  for (const next of inner) {
+  for (const next of inner(error)) {
     const code = kafkaCode(next, depth + 1)
     if (code !== 0) return code
   }
   return 0
 }
 
-// "Outer: message <- Inner: message ...", the chain of wrapped errors, for a person.
-export function describeChain (error) {
-  const parts = []
-  let current = error
-  for (let depth = 0; current != null && depth < MAX_DEPTH; depth++) {
-    const name = errorClass(current)
-    parts.push(`${name}: ${current.message ?? String(current)}`)
-    current = current.cause ?? (Array.isArray(current.errors) ? current.errors.at(-1) : undefined)
-  }
-  return parts.join(' <- ')
-}
-
 // What kind of error this is: KafkaJS names its classes (KafkaJSProtocolError,
-// KafkaJSNumberOfRetriesExceeded ...; its connection errors put a socket code
-// such as ECONNREFUSED in .code); @platformatic/kafka keeps Error as the name
-// and says the kind in a string code (PLT_KFK_NETWORK, PLT_KFK_PROTOCOL ...).
+// KafkaJSNumberOfRetriesExceeded ...); @platformatic/kafka keeps Error as the
+// name and says the kind in a string code (PLT_KFK_NETWORK, PLT_KFK_PROTOCOL ...).
 export function errorClass (error) {
   if (typeof error?.code === 'string' && error.code.startsWith('PLT_KFK_')) return error.code
   return error?.name ?? typeof error
 }
 
+// The chain of wrapped errors down to the last attempt's, outermost first.
+function chain (error) {
+  const out = []
+  for (let current = error, depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+    out.push(current)
+    current = inner(current)[0]
+  }
+  return out
+}
+
+// "Outer: message <- Inner: message ...", for a person.
+export function describeChain (error) {
+  return chain(error).map((e) => `${errorClass(e)}: ${e?.message ?? String(e)}`).join(' <- ')
+}
+
 // The innermost error's class: what finally went wrong.
 export function rootName (error) {
-  let current = error
-  let name = errorClass(error)
-  for (let depth = 0; current != null && depth < MAX_DEPTH; depth++) {
-    name = errorClass(current)
-    current = current.cause ?? (Array.isArray(current.errors) ? current.errors.at(-1) : undefined)
+  const all = chain(error)
+  return all.length ? errorClass(all.at(-1)) : errorClass(error)
+}
+
+// The settings every runner needs, checked once: a list of brokers.
+export function checkedSettings (settings) {
+  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
+    throw new ConfigError(`open: "props" must be an object of settings, not ${JSON.stringify(settings)}`)
   }
-  return name
+  if (!Array.isArray(settings.bootstrap) || settings.bootstrap.length === 0) {
+    throw new ConfigError('open: props.bootstrap must list at least one broker (host:port)')
+  }
+  return settings
+}
+
+// A client's constructor refusing its options is a refusal of the configuration.
+export function refusal (error) {
+  return Object.assign(new ConfigError(error?.message ?? String(error)), { name: error?.name ?? 'Error' })
 }
 
 // Run the protocol on stdin and stdout. `open(settings)` resolves to a
@@ -91,13 +113,13 @@ export async function main (open) {
   } catch {
     command = null
   }
-  if (command?.op !== 'open' || typeof command.props !== 'object') {
+  if (command === null || typeof command !== 'object' || command.op !== 'open') {
     emit({ event: 'start-error', class: 'protocol', message: `the first line must be an open command: ${first.value}` })
     process.exit(0)
   }
   let producer
   try {
-    producer = await open(command.props)
+    producer = await open(checkedSettings(command.props))
   } catch (error) {
     const kind = error instanceof ConfigError ? 'config-error' : 'start-error'
     emit({ event: kind, class: errorClass(error), message: describeChain(error) })
@@ -144,6 +166,10 @@ export async function main (open) {
         emit({ event: 'bad-command', message: String(error?.message ?? error) })
         continue
       }
+      if (cmd === null || typeof cmd !== 'object' || Array.isArray(cmd)) {
+        emit({ event: 'bad-command', message: `a command is a JSON object, not ${next.value}` })
+        continue
+      }
       if (cmd.op === 'send') {
         send(cmd)
       } else if (cmd.op === 'flush') {
@@ -157,7 +183,7 @@ export async function main (open) {
     }
   })()
   await Promise.race([reading, stopped])
-  const grace = new Promise((resolve) => setTimeout(resolve, closeTimeout + 5000).unref())
+  const grace = new Promise((resolve) => setTimeout(resolve, closeTimeout + 5000))
   const closing = Promise.resolve().then(() => producer.close(closeTimeout)).catch((error) => {
     process.stderr.write(`closing the producer failed: ${describeChain(error)}\n`)
   })

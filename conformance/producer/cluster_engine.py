@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from kafka_conformance.reference.broker.batches import LogRecord
-from kafka_conformance.reference.traces.events import Event
+from kafka_conformance.reference.traces.events import Event, FaultKind
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, ProducerTrace
 
 __all__ = ["CLUSTER", "DEFAULT_BROKERS", "cluster_refusal", "open_kafka_cluster", "parse_cluster"]
@@ -107,8 +107,10 @@ class _ClusterBroker:
             # As in the model: stopping a broker that is down, or restarting one that is up, does nothing.
             up = self.cluster.node(step.broker).process is not None
             if step.action is ClusterAction.CRASH and up:
+                self.proxy.record_fault(FaultKind.BROKER_CRASH)
                 self.cluster.crash_and_settle(step.broker, topic)
             elif step.action is ClusterAction.STOP and up:
+                self.proxy.record_fault(FaultKind.BROKER_STOP)
                 self.cluster.stop_and_settle(step.broker, topic)
             elif step.action is ClusterAction.RESTART and not up:
                 self.cluster.restart_and_settle(step.broker, topic)

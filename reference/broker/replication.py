@@ -150,7 +150,9 @@ class Partition:
         ids of the requests that will never be answered."""
         replica = self.replicas[broker]
         replica.alive = False
-        if lose_unflushed and not clean:
+        if clean:  # the shutdown flushes the log
+            replica.flushed_offset = replica.log.log_end_offset
+        elif lose_unflushed:
             replica.log.lose_tail(replica.flushed_offset)
         replica.log.restart(clean=clean)  # recovered now: nothing happens to a stopped broker's files
         if len(self.isr) > 1:

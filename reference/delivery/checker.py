@@ -12,8 +12,8 @@ client's, decided from the wire events when the trace has them:
   the same value under two sequences is the client's (it re-stamped a possibly
   written batch, cf. KAFKA-14034);
 * an ack for a value no attempt of which succeeded is the client's, and so is an acknowledged
-  value missing from the log that the client stamped with a (pid, epoch, sequence) an earlier
-  attempt had used for another value (the broker answered it as that one's duplicate);
+  value missing from the log that the client stamped with a (pid, epoch, sequence) under which
+  the log holds another value (the broker answered it as that one's duplicate);
 * a definite failure of a value in the log is the client's, unless every attempt
   got an answer saying "not written" (then the broker lied);
 * log-only properties (L-SEQ, L-EPOCH) and G-IMPLIED gaps are the broker's.
@@ -111,8 +111,8 @@ def _at_least_once(run: TraceIndex, cfg: DeliveryConfig) -> Verdict:
             who, why = CLIENT, "acknowledged although no attempt got a successful response"
         elif taken is not None:
             other, stamp = taken
-            who, why = CLIENT, (f"the client stamped it {stamp} (pid, epoch, sequence), already used for {other}; the broker "
-                                f"rightly answered it as {other}'s duplicate")
+            who, why = CLIENT, (f"the client stamped it {stamp} (pid, epoch, sequence), under which {other} is in the log; "
+                                f"the broker rightly answered it as {other}'s duplicate")
         else:
             who, why = BROKER, f"acknowledged at offset {done.offset} but absent from the log"
         found.append(Anomaly("lost-write", Property.AT_LEAST_ONCE, who, why, partition, (value,), (done.offset,)))

@@ -87,7 +87,7 @@ def check_implied_acks(run: TraceIndex, cfg: DeliveryConfig) -> Verdict:
                 runs.setdefault(key, {}).setdefault(value, increment_sequence(attempt.base_sequence, index))
     # A sequence in the log is there whichever record the client stamped with it: when a client gave a
     # sequence to two records (KafkaJS, docs/spec/idempotence.md §3), the one not written is not a gap.
-    filled = {(p, r.producer_id, r.producer_epoch, r.sequence) for p, records in run.log.items() for r in records}
+    filled = run.logged_stamps()
     found = []
     for (partition, pid, epoch), members in runs.items():
         present = {v for v in members if any(p == partition for p, _ in run.in_log(v)) or (partition, pid, epoch, members[v]) in filled}

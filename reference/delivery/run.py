@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from kafka_conformance.reference.broker.batches import INT32_MAX, LogRecord
+from kafka_conformance.reference.broker.batches import INT32_MAX, LogRecord, increment_sequence
 from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, Outcome, Property, Verdict
 from kafka_conformance.reference.producer.config_values import EffectiveConfig
 from kafka_conformance.reference.traces.events import (
@@ -115,6 +115,7 @@ class TraceIndex:
             for r in records:
                 self.copies.setdefault(r.value, []).append((p, r))
         self.end_ms = max((getattr(e, "time_ms", 0) for e in trace), default=0)
+        self._logged: dict[tuple[int, int, int, int], str] | None = None
 
     def _index(self, position: int, event: Event) -> None:
         if isinstance(event, Send):
@@ -161,24 +162,29 @@ class TraceIndex:
     def in_log(self, value: str) -> list[tuple[int, LogRecord]]:
         return self.copies.get(value, [])
 
-    def stamp_taken(self, value: str) -> tuple[str, tuple[int, int, int]] | None:
-        """(another value, the stamp) when the client stamped ``value`` with a (pid, epoch, sequence) of
-        the same partition that an earlier attempt had carried for a different value, else None.
+    def logged_stamps(self) -> dict[tuple[int, int, int, int], str]:
+        """(partition, pid, epoch, sequence) -> the value the log holds under that stamp."""
+        if self._logged is None:
+            self._logged = {(p, r.producer_id, r.producer_epoch, r.sequence): r.value
+                            for p, records in self.log.items() for r in records if r.producer_id >= 0}
+        return self._logged
 
-        A broker identifies a batch by its producer id, epoch and sequence (KIP-98), so answering the
-        later batch as a duplicate of the earlier one is right: whatever ``value`` then lacks in the
-        log, the client lost it by reusing a stamp."""
-        first: dict[tuple[int, int, int, int], tuple[int, str]] = {}
-        for attempt, index in (pair for pairs in self.attempts.values() for pair in pairs):
-            if attempt.producer_id >= 0 and attempt.base_sequence >= 0:
-                key = (attempt.partition, attempt.producer_id, attempt.producer_epoch, attempt.base_sequence + index)
-                if key not in first or attempt.attempt_id < first[key][0]:
-                    first[key] = (attempt.attempt_id, attempt.values[index])
+    def stamp_taken(self, value: str) -> tuple[str, tuple[int, int, int]] | None:
+        """(another value, the stamp) when the client stamped ``value`` with a (pid, epoch, sequence) under
+        which the log holds a different value, else None.
+
+        A broker identifies a batch by its producer id, epoch and sequence (KIP-98), so answering a batch
+        carrying the stamp of one already written as that one's duplicate is right: whatever ``value``
+        then lacks in the log, the client lost it by reusing a written stamp. (Reusing the stamp of an
+        attempt that was refused, and so not written, is right too, and no reason to blame the client.)"""
+        logged = self.logged_stamps()
         for attempt, index in self.attempts.get(value, []):
-            key = (attempt.partition, attempt.producer_id, attempt.producer_epoch, attempt.base_sequence + index)
-            taken = first.get(key)
-            if taken is not None and taken[1] != value:
-                return taken[1], key[1:]
+            if attempt.producer_id < 0 or attempt.base_sequence < 0:
+                continue
+            stamp = (attempt.producer_id, attempt.producer_epoch, increment_sequence(attempt.base_sequence, index))
+            other = logged.get((attempt.partition, *stamp))
+            if other is not None and other != value:
+                return other, stamp
         return None
 
 

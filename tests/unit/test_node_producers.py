@@ -99,7 +99,7 @@ def test_no_node_is_a_message_naming_the_fix(tmp_path: Path, monkeypatch: pytest
 def test_a_failing_npm_is_quoted_and_leaves_no_half_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    _program(bin_dir, "node", "exit 0\n")
+    _program(bin_dir, "node", "echo v20.20.2\n")
     _program(bin_dir, "npm", 'echo "npm error code EINTEGRITY: sha512 mismatch" >&2\nexit 1\n')
     monkeypatch.setenv("PATH", str(bin_dir))
     monkeypatch.setenv(install.CACHE_ENV, str(tmp_path / "cache"))
@@ -108,6 +108,18 @@ def test_a_failing_npm_is_quoted_and_leaves_no_half_install(tmp_path: Path, monk
     assert install.installed_runner("kafkajs") is None
     leftovers = [p.name for p in (tmp_path / "cache").iterdir() if p.name != ".lock"]
     assert leftovers == [], leftovers
+
+
+def test_a_node_too_old_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _program(tmp_path, "node", "echo v18.19.0\n")
+    _program(tmp_path, "npm", "exit 0\n")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv(install.CACHE_ENV, str(tmp_path / "cache"))
+    from kafka_conformance.adapters.node.producers import PlatformaticClient
+
+    assert "is Node.js v18.19.0; the runners need 20 or newer" in (PlatformaticClient().available() or "")
+    with pytest.raises(install.NodeUnavailable, match="need 20 or newer"):
+        install.install()
 
 
 def test_fetch_without_npm_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -212,12 +212,9 @@ def test_after_a_clean_restart_real_kafka_answers_an_old_retry_out_of_order() ->
     and its retry would be the snapshot's own batch) and which then writes v0 twice (docs/findings.md, entry 12)."""
     pytest.importorskip("kafka", reason="the fault proxy needs kafka-python (the clients extra)")
     _need(RELEASE)
-    from kafka_conformance.adapters.node.install import NodeUnavailable, install
+    from node_runners import need_node_runners
 
-    try:
-        install()
-    except NodeUnavailable as exc:
-        pytest.skip(f"{exc} (then: kafka-conformance fetch platformatic)")
+    need_node_runners()
     from kafka_conformance.producer.check import run_wire_trace
     from kafka_conformance.producer.table import table_rows
     from kafka_conformance.reference.broker.produce_errors import ProduceError

@@ -8,16 +8,15 @@ machine themselves.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from kafka_conformance.adapters.node.install import NodeUnavailable, install
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from node_runners import need_node_runners
 
 
 @pytest.fixture(scope="session")
 def node_runners() -> Path:
-    try:
-        return install()
-    except NodeUnavailable as exc:
-        pytest.skip(f"{exc} (then: kafka-conformance fetch kafkajs platformatic)")
+    return need_node_runners()
