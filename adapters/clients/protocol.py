@@ -35,15 +35,17 @@ from kafka_conformance.reference.traces.program import ClusterStep, FlushStep, P
 
 __all__ = [
     "JAVA_DEFAULTS",
+    "RUNNER_PROPERTIES",
     "ClientConfigError",
     "ClientRunError",
     "CompletionLog",
     "ConfigMap",
+    "JavaSettings",
     "MappedConfig",
     "ProducerClient",
     "StepDriver",
     "broker_error_outcome",
-    "java_or_default",
+    "java_settings",
     "run_program",
 ]
 
@@ -226,9 +228,54 @@ JAVA_DEFAULTS = {"enable.idempotence": "true", "acks": "all", "retries": str(2**
 is set up from the trace's Java properties (the Java client's rules)."""
 
 
-def java_or_default(props: Mapping[str, str], key: str) -> str:
-    """The trace's value of a Java producer property, or the Java client's default."""
-    return props.get(key, JAVA_DEFAULTS.get(key, ""))
+RUNNER_PROPERTIES = ("enable.idempotence", "acks", "retries", "max.in.flight.requests.per.connection", "request.timeout.ms",
+                     "delivery.timeout.ms", "linger.ms", "retry.backoff.ms", "batch.size")
+"""The Java producer properties the kit's Go and Node.js runners map to their clients' own settings."""
+
+
+@attrs.frozen
+class JavaSettings:
+    """A trace's Java producer properties read once, the Java client's defaults filling the gaps: what a
+    client of another language is set up from."""
+
+    idempotent: bool
+    acks: int
+    retries: int
+    in_flight: int
+    request_ms: int
+    delivery_ms: int
+    backoff_ms: int
+    linger_ms: int
+
+    @property
+    def retry_budget(self) -> int:
+        """Retries that fit the delivery timeout, for a client that has none (at least 1)."""
+        return max(1, self.delivery_ms // max(1, self.request_ms + self.backoff_ms))
+
+
+def java_settings(client: str, props: Mapping[str, str]) -> JavaSettings:
+    """Read ``props`` for ``client``; :class:`ClientConfigError` names a transactional producer, a property
+    outside :data:`RUNNER_PROPERTIES` or a value that is not one."""
+    for key in props:
+        if key == "transactional.id":
+            raise ClientConfigError(f"{client}: transactional.id={props[key]!r}: transactional producers are outside this suite")
+        if key not in RUNNER_PROPERTIES:
+            raise ClientConfigError(f"{client}: producer setting {key}={props[key]!r} has no equivalent here "
+                                    f"(supported: {', '.join(sorted(RUNNER_PROPERTIES))})")
+
+    def java(key: str) -> str:
+        return props.get(key, JAVA_DEFAULTS.get(key, ""))
+
+    return JavaSettings(
+        idempotent=as_bool(client, "enable.idempotence", java("enable.idempotence")),
+        acks=as_acks(client, java("acks")),
+        retries=as_int(client, "retries", java("retries")),
+        in_flight=as_int(client, "max.in.flight.requests.per.connection", java("max.in.flight.requests.per.connection"), 1),
+        request_ms=as_int(client, "request.timeout.ms", java("request.timeout.ms"), 1),
+        delivery_ms=as_int(client, "delivery.timeout.ms", java("delivery.timeout.ms"), 1),
+        backoff_ms=as_int(client, "retry.backoff.ms", java("retry.backoff.ms")),
+        linger_ms=as_int(client, "linger.ms", java("linger.ms")),
+    )
 
 
 def as_int(client: str, key: str, value: str, low: int = 0) -> int:

@@ -34,16 +34,11 @@ from __future__ import annotations
 from typing import Any
 
 from kafka_conformance.adapters.clients.protocol import (
-    ClientConfigError,
     ClientRunError,
     MappedConfig,
-    as_acks,
-    as_bool,
     as_int,
     broker_error_outcome,
-)
-from kafka_conformance.adapters.clients.protocol import (
-    java_or_default as _java,
+    java_settings,
 )
 from kafka_conformance.adapters.clients.runner import ProgramClient
 from kafka_conformance.adapters.go.build import GoBuildError, GoUnavailable, cached_program, go_tool, program
@@ -62,29 +57,17 @@ MAYBE_WRITTEN = frozenset({
     "context.Canceled", "context.DeadlineExceeded", "sarama.ErrOutOfBrokers", "sarama.ErrNotConnected",
     "sarama.ErrShuttingDown", "sarama.ErrClosedClient", "sarama.ErrProducerRetryBufferOverflow",
 })
-KNOWN = ("enable.idempotence", "acks", "retries", "max.in.flight.requests.per.connection", "request.timeout.ms",
-         "delivery.timeout.ms", "linger.ms", "retry.backoff.ms", "batch.size")
 
 GoSettings = dict[str, Any]
 
 
 def go_settings(client: str, props: dict[str, str], kafka_version: str) -> MappedConfig:
     """The settings our Go runner for ``client`` takes, from the trace's Java properties."""
-    for key in props:
-        if key == "transactional.id":
-            raise ClientConfigError(f"{client}: transactional.id={props[key]!r}: transactional producers are outside this suite")
-        if key not in KNOWN:
-            raise ClientConfigError(f"{client}: producer setting {key}={props[key]!r} has no equivalent here "
-                                    f"(supported: {', '.join(sorted(KNOWN))})")
-    idempotent = as_bool(client, "enable.idempotence", _java(props, "enable.idempotence"))
-    acks = as_acks(client, _java(props, "acks"))
-    retries = as_int(client, "retries", _java(props, "retries"))
-    in_flight = as_int(client, "max.in.flight.requests.per.connection", _java(props, "max.in.flight.requests.per.connection"), 1)
-    request_ms = as_int(client, "request.timeout.ms", _java(props, "request.timeout.ms"), 1)
-    delivery_ms = as_int(client, "delivery.timeout.ms", _java(props, "delivery.timeout.ms"), 1)
-    backoff_ms = as_int(client, "retry.backoff.ms", _java(props, "retry.backoff.ms"))
+    j = java_settings(client, props)
+    idempotent, acks, retries, in_flight = j.idempotent, j.acks, j.retries, j.in_flight
+    request_ms, delivery_ms, backoff_ms = j.request_ms, j.delivery_ms, j.backoff_ms
     out: GoSettings = {"client_id": "kafka-conformance", "idempotent": idempotent, "acks": acks,
-                       "request_timeout_ms": request_ms, "linger_ms": as_int(client, "linger.ms", _java(props, "linger.ms")),
+                       "request_timeout_ms": request_ms, "linger_ms": j.linger_ms,
                        "retry_backoff_ms": backoff_ms}
     if "batch.size" in props:
         out["batch_size"] = as_int(client, "batch.size", props["batch.size"], 1)
@@ -95,7 +78,7 @@ def go_settings(client: str, props: dict[str, str], kafka_version: str) -> Mappe
             notes.append(f"max.in.flight.requests.per.connection={in_flight}: franz-go keeps up to {FRANZ_IN_FLIGHT} "
                          "requests in flight when idempotent, whatever it is asked (pkg/kgo/config.go:1263-1266)")
     else:
-        budget = max(1, delivery_ms // max(1, request_ms + backoff_ms))
+        budget = j.retry_budget
         out.update(retries=min(retries, budget), kafka_version=kafka_version,
                    max_in_flight=1 if idempotent else in_flight)
         notes.append(f"delivery.timeout.ms={delivery_ms}: sarama has no delivery timeout; Retry.Max={min(retries, budget)} "

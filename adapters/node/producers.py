@@ -51,11 +51,8 @@ from kafka_conformance.adapters.clients.protocol import (
     ClientConfigError,
     ClientRunError,
     MappedConfig,
-    as_acks,
-    as_bool,
-    as_int,
     broker_error_outcome,
-    java_or_default,
+    java_settings,
 )
 from kafka_conformance.adapters.clients.runner import ProgramClient
 from kafka_conformance.adapters.node.install import NodeInstallError, NodeUnavailable, installed_runner, node_major, node_tool, runner
@@ -66,8 +63,6 @@ __all__ = ["KafkaJSClient", "PlatformaticClient", "classify_node_error", "node_s
 
 KAFKAJS = "kafkajs"
 PLATFORMATIC = "platformatic"
-KNOWN = ("enable.idempotence", "acks", "retries", "max.in.flight.requests.per.connection", "request.timeout.ms",
-         "delivery.timeout.ms", "linger.ms", "retry.backoff.ms", "batch.size")
 UNLIMITED = 2**53 - 1
 """``Number.MAX_SAFE_INTEGER``: what both clients mean by retrying for ever."""
 NOT_WRITTEN = frozenset({"PLT_KFK_USER"})
@@ -76,25 +71,10 @@ NOT_WRITTEN = frozenset({"PLT_KFK_USER"})
 
 def node_settings(client: str, props: Mapping[str, str]) -> MappedConfig:
     """The options our Node.js runner for ``client`` takes, from the trace's Java properties."""
-    for key in props:
-        if key == "transactional.id":
-            raise ClientConfigError(f"{client}: transactional.id={props[key]!r}: transactional producers are outside this suite")
-        if key not in KNOWN:
-            raise ClientConfigError(f"{client}: producer setting {key}={props[key]!r} has no equivalent here "
-                                    f"(supported: {', '.join(sorted(KNOWN))})")
-
-    def java(key: str) -> str:
-        return java_or_default(props, key)
-
-    idempotent = as_bool(client, "enable.idempotence", java("enable.idempotence"))
-    acks = as_acks(client, java("acks"))
-    retries = as_int(client, "retries", java("retries"))
-    in_flight = as_int(client, "max.in.flight.requests.per.connection", java("max.in.flight.requests.per.connection"), 1)
-    request_ms = as_int(client, "request.timeout.ms", java("request.timeout.ms"), 1)
-    delivery_ms = as_int(client, "delivery.timeout.ms", java("delivery.timeout.ms"), 1)
-    backoff_ms = as_int(client, "retry.backoff.ms", java("retry.backoff.ms"))
-    linger_ms = as_int(client, "linger.ms", java("linger.ms"))
-    budget = max(1, delivery_ms // max(1, request_ms + backoff_ms))
+    j = java_settings(client, props)
+    idempotent, acks, retries, in_flight = j.idempotent, j.acks, j.retries, j.in_flight
+    request_ms, delivery_ms, backoff_ms, linger_ms = j.request_ms, j.delivery_ms, j.backoff_ms, j.linger_ms
+    budget = j.retry_budget
     notes = [f"delivery.timeout.ms={delivery_ms}: {client} has no delivery timeout; retries={min(retries, budget)} "
              "(the retry budget) bounds a send's time instead"]
     if linger_ms > 0 or "batch.size" in props:

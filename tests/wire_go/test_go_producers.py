@@ -8,6 +8,7 @@ stand-in program that answers the protocol and then dies, so no Go is needed for
 from __future__ import annotations
 
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,35 +19,8 @@ from kafka_conformance.adapters.go.producers import FranzGoClient, SaramaClient,
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "producer-conformance.md"
-
-
-def _recorded() -> dict[str, dict[str, str]]:
-    """client -> row number -> outcome, from the Go clients' table (``every other row`` as ``*``)."""
-    section = DOC.read_text(encoding="utf-8").split("## Go clients", 1)[1].split("\n## ", 1)[0]
-    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
-    clients = rows[0][1:]
-    out: dict[str, dict[str, str]] = {c: {} for c in clients}
-    for row in rows[1:]:
-        key = "*" if row[0] == "every other row" else row[0]
-        for client, cell in zip(clients, row[1:], strict=True):
-            out[client][key] = cell
-    return out
-
-
-def _outcome(result: object) -> str:
-    from kafka_conformance.producer.report import RunStatus
-
-    status = result.status  # type: ignore[attr-defined]
-    if status is RunStatus.HOLDS:
-        return "holds"
-    if status is RunStatus.OUTSIDE:
-        return "outside"
-    if status is RunStatus.REFUSED:
-        return "n/a"
-    if status is RunStatus.CLIENT:
-        return ",".join(sorted({a.name for a in result.anomalies if a.attribution.is_failure}))  # type: ignore[attr-defined]
-    return f"{status.value}: {result.error}"  # type: ignore[attr-defined]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from recorded_tables import outcome, recorded
 
 
 @pytest.mark.parametrize("broker", ["test-broker", "kfake", "kfake-cluster"])
@@ -57,9 +31,9 @@ def test_the_trace_table_on_each_go_client_matches_the_recorded_table(client: st
     pytest.importorskip("kafka", reason="the test broker and the fault proxy need kafka-python (the clients extra)")
     from kafka_conformance.producer.table import run_table
 
-    recorded = _recorded()[client if broker == "test-broker" else f"{client}@{broker}"]
-    seen = {r.number: _outcome(r) for r in run_table(client, broker=broker)}
-    expected = {number: recorded.get(number, recorded["*"]) for number in seen}
+    column = recorded("Go clients")[client if broker == "test-broker" else f"{client}@{broker}"]
+    seen = {r.number: outcome(r) for r in run_table(client, broker=broker)}
+    expected = {number: column.get(number, column["*"]) for number in seen}
     assert seen == expected
 
 

@@ -8,6 +8,7 @@ looked at again."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,36 +16,10 @@ import pytest
 from kafka_conformance.adapters.node.producers import KafkaJSClient, PlatformaticClient
 from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "producer-conformance.md"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
+from recorded_tables import outcome, recorded
+
 BROKERS = {"test-broker": "", "kafka-cluster:3.9.1": "@kafka-cluster"}
-
-
-def _recorded() -> dict[str, dict[str, str]]:
-    """column -> row number -> outcome, from the Node.js clients' table (``every other row`` as ``*``)."""
-    section = DOC.read_text(encoding="utf-8").split("## Node.js clients", 1)[1].split("\n## ", 1)[0]
-    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
-    columns = rows[0][1:]
-    out: dict[str, dict[str, str]] = {c: {} for c in columns}
-    for row in rows[1:]:
-        key = "*" if row[0] == "every other row" else row[0]
-        for column, cell in zip(columns, row[1:], strict=True):
-            out[column][key] = cell
-    return out
-
-
-def _outcome(result: object) -> str:
-    from kafka_conformance.producer.report import RunStatus
-
-    status = result.status  # type: ignore[attr-defined]
-    if status is RunStatus.HOLDS:
-        return "holds"
-    if status is RunStatus.OUTSIDE:
-        return "outside"
-    if status is RunStatus.REFUSED:
-        return "n/a"
-    if status is RunStatus.CLIENT:
-        return ",".join(sorted({a.name for a in result.anomalies if a.attribution.is_failure}))  # type: ignore[attr-defined]
-    return f"{status.value}: {result.error}"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("broker", list(BROKERS))
@@ -59,9 +34,9 @@ def test_the_trace_table_on_each_node_client_matches_the_recorded_table(client: 
             pytest.skip(f"a real Kafka cluster needs a JDK: {reason}")
     from kafka_conformance.producer.table import run_table
 
-    recorded = _recorded()[client + BROKERS[broker]]
-    seen = {r.number: _outcome(r) for r in run_table(client, broker=broker, kafka_version="3.9.1")}
-    expected = {number: recorded.get(number, recorded["*"]) for number in seen}
+    column = recorded("Node.js clients")[client + BROKERS[broker]]
+    seen = {r.number: outcome(r) for r in run_table(client, broker=broker, kafka_version="3.9.1")}
+    expected = {number: column.get(number, column["*"]) for number in seen}
     differ = {n: (seen[n], expected[n]) for n in seen if seen[n] not in expected[n].split(" or ")}
     assert not differ, f"row: (seen, recorded): {differ}"
 
