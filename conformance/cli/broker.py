@@ -1,4 +1,10 @@
-"""``kafka-conformance check broker``: hold a real broker to Kafka's idempotent-producer rules.
+"""``kafka-conformance check broker`` and ``check transactions``: hold a real broker to Kafka's rules.
+
+``check transactions`` runs the transaction table (``reference/transactions/table.py``) on the
+broker and on the spec's model of the release it claims, row by row: 0 every row answers as
+that release does, 1 a row differs (or the broker stopped answering), 2 usage or configuration.
+
+``check broker``:
 
 The kit starts the broker (or reaches ``bootstrap:HOST:PORT``), runs the named
 probe table and Hypothesis-generated crafted produce sequences against it, and
@@ -18,7 +24,7 @@ from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
-__all__ = ["add_arguments", "replay", "run"]
+__all__ = ["add_arguments", "add_transactions_arguments", "replay", "run", "run_transactions"]
 
 EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 
@@ -85,3 +91,28 @@ def replay(paths: list[Path], target: str | None = None) -> int:
         if result.status != "FIXED" and worst != EXIT_USAGE:
             worst = EXIT_DIVERGED
     return worst
+
+
+def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--broker", required=True, help="kafka:VERSION (started here) or bootstrap:HOST:PORT "
+                        "(with --kafka-version)")
+    parser.add_argument("--kafka-version", help="the Kafka release the broker claims (default: the one kafka:VERSION names)")
+    parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=1,
+                        help="1: KIP-98's protocol (default); 2: KIP-890 part 2 (EndTxn v5, Produce v12; Kafka 4.0+)")
+    parser.add_argument("--row", action="append", dest="rows", metavar="NAME", help="run only this row (repeatable)")
+    types.add_common_options(parser, junit=False, failures=False, quiet=False)
+
+
+def run_transactions(args: argparse.Namespace) -> int:
+    from kafka_conformance.transactions.check import TxnTargetError, check_transactions
+    from kafka_conformance.transactions.report import render_txn_json, render_txn_text, row_line
+
+    types.output_file(args.report_json, "--report-json")
+    try:
+        report = check_transactions(args.broker, kafka_version=args.kafka_version, transaction_version=args.transaction_version,
+                                    rows=args.rows, on_row=lambda row: print(row_line(row), file=sys.stderr))
+    except (TxnTargetError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
+    sys.stdout.write(render_txn_text(report))
+    types.write_file(args.report_json, render_txn_json(report))
+    return report.exit_code

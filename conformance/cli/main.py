@@ -86,6 +86,8 @@ def _parser() -> argparse.ArgumentParser:
 
     cli_requests.add_arguments(check_sub.add_parser(
         "requests", help="a broker's authorization of producer and transaction requests (SASL users, real ACLs)"))
+    cli_broker.add_transactions_arguments(check_sub.add_parser(
+        "transactions", help="a broker's transactions (KIP-98, KIP-890) against the release's, row by row"))
     cli_corpus.add_arguments(sub.add_parser("corpus", help="deterministic stored corpora (Parquet)"))
     cli_fuzz.add_arguments(sub.add_parser("fuzz", help="a Spark-distributed fuzz run (local[*] by default, any master URL)"))
     cli_fetch.add_arguments(sub.add_parser("fetch", help="fetch the jars of real-Kafka targets from Maven, checked against the lock"))
@@ -233,6 +235,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             from kafka_conformance.cli import requests as cli_requests
 
             return cli_requests.run(args)
+        if args.suite == "transactions":
+            from kafka_conformance.cli import broker as cli_broker
+
+            return cli_broker.run_transactions(args)
         return _check(args)
     if args.command == "corpus":
         from kafka_conformance.cli import corpus as cli_corpus

@@ -48,6 +48,7 @@ UNITS: dict[str, set[str]] = {
     "reference.cluster": {"reference.broker", "reference.traces", "reference.errors", "reference.releases"},
     "reference.producer": {"reference.broker", "reference.traces", "reference.errors", "reference.releases"},
     "reference.delivery": {"reference.broker", "reference.traces", "reference.producer", "reference.errors", "reference.releases"},
+    "reference.transactions": {"reference.broker", "reference.errors", "reference.releases"},
     # adapters
     "adapters.__init__": set(),
     "adapters.protocol": {"reference.*"},
@@ -83,6 +84,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.terminal": {"conformance.credentials"},
     "conformance.requests": {"reference.*", "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.terminal",
                              "conformance.credentials"},
+    "conformance.transactions": {"reference.*", "adapters.brokers"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",

@@ -212,7 +212,8 @@ OUTSIDE_CITATION = re.compile(r"\b(?:memo\s*\(?§|facts\s*\(?§|facts\s+file)", 
 """A section of a document outside the repository: the old authorizer memo or idempotence facts file."""
 
 def test_no_file_cites_a_document_outside_the_repository() -> None:
-    """The executable spec is checked against ``docs/spec/authorization.md`` and ``docs/spec/idempotence.md``,
+    """The executable spec is checked against ``docs/spec/authorization.md``, ``docs/spec/idempotence.md``
+    and ``docs/spec/transactions.md``,
     never against a memo or a facts file that lives somewhere else."""
     bad = []
     for path in _git_files("*.py", "*.md"):
@@ -231,7 +232,8 @@ def test_the_spec_documents_cover_every_section_the_code_cites() -> None:
     for doc in sorted((ROOT / "docs" / "spec").glob("*.md")):
         text = doc.read_text(encoding="utf-8")
         headings[f"docs/spec/{doc.name}"] = set(re.findall(r"^(?:#+|-) (§[\d.]+) ", text, flags=re.MULTILINE))
-    assert set(headings) == {"docs/spec/authorization.md", "docs/spec/idempotence.md"}, sorted(headings)
+    assert set(headings) == {"docs/spec/authorization.md", "docs/spec/idempotence.md", "docs/spec/transactions.md"}, \
+        sorted(headings)
     bad = []
     for path in _git_files(*(f"{folder}/*.py" for folder in CODE_FOLDERS)):
         for line, text in _prose(path.read_text(encoding="utf-8")):

@@ -1,0 +1,304 @@
+"""Run a transaction script on a real broker over the wire, as a transactional producer would.
+
+The kit acts as the producer (InitProducerId, AddPartitionsToTxn, transactional Produce,
+EndTxn) and then as a read_committed and a read_uncommitted consumer, and fills the same
+:class:`~kafka_conformance.reference.transactions.run.ScriptRun` the model does.
+
+What it does that a client also does, so the answers compare with the model's:
+
+* FindCoordinator first, and the coordinator's retriable answers (COORDINATOR_LOAD_IN_PROGRESS,
+  COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, CONCURRENT_TRANSACTIONS) are retried until
+  another answer comes or the deadline passes; the retries are noted in the answer's detail;
+* after an EndTxn is answered, it waits (DescribeTransactions, KIP-664) until the coordinator
+  has written every marker, since Kafka answers EndTxn before the markers are in the logs and
+  the model writes them at once;
+* the read_committed read drops aborted records as the Java consumer does: from the
+  aborted transactions a Fetch returns, each producer's transactional batches from the
+  transaction's first offset up to its ABORT marker.
+
+One connection, one request at a time; every wait has a deadline and a WireError naming it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError, encode_batch
+from kafka_conformance.reference.broker.batches import ProducerBatch
+from kafka_conformance.reference.transactions.run import PartitionRead, ScriptRun, Stamper, StepAnswer
+from kafka_conformance.reference.transactions.script import Add, End, Init, Produce, Send, TxnScript
+
+__all__ = ["RETRIED_CODES", "run_script_on_broker"]
+
+RETRIED_CODES = {14: "COORDINATOR_LOAD_IN_PROGRESS", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR",
+                 51: "CONCURRENT_TRANSACTIONS"}
+_SETTLED = ("Empty", "CompleteCommit", "CompleteAbort")
+
+
+def _kafka() -> Any:
+    import kafka.protocol.admin as admin  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    import kafka.protocol.consumer as consumer  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    import kafka.protocol.metadata as metadata  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    import kafka.protocol.producer as producer  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    class Protocol:
+        pass
+
+    p = Protocol()
+    for module in (admin, consumer, metadata, producer):
+        for name in dir(module):
+            if name.endswith(("Request", "Response")):
+                setattr(p, name, getattr(module, name))
+    return p
+
+
+class _Txn:
+    """One transactional id on one broker (its own coordinator: the kit's brokers are single-node)."""
+
+    def __init__(self, client: WireClient, transactional_id: str, topic: str, transaction_version: int,
+                 deadline_s: float) -> None:
+        self.client = client
+        self.txn_id = transactional_id
+        self.topic = topic
+        self.tv2 = transaction_version == 2
+        self.deadline_s = deadline_s
+        self.k = _kafka()
+
+    def _version(self, api_key: int, wanted: int) -> int:
+        low, high = self.client.versions.get(api_key, (0, -1))
+        if high < wanted and (api_key, wanted) in ((26, 5), (0, 12)):
+            raise WireError(f"broker {self.client.address} has no {'EndTxn v5' if api_key == 26 else 'Produce v12'}: "
+                            "no transaction.version 2 (KIP-890 part 2, Kafka 4.0+)")
+        chosen = min(high, wanted)
+        if chosen < low:
+            raise WireError(f"broker {self.client.address} offers api {api_key} v{low}-v{high}, not v{wanted}")
+        return chosen
+
+    def _retry(self, what: str, call: Any) -> tuple[Any, int, str]:
+        """Call until the code is not a retried one; (response, code, note of the retries)."""
+        deadline = time.monotonic() + self.deadline_s
+        seen: list[str] = []
+        while True:
+            response, code = call()
+            if code not in RETRIED_CODES:
+                return response, code, (f"after {len(seen)} retries ({', '.join(sorted(set(seen)))})" if seen else "")
+            seen.append(RETRIED_CODES[code])
+            if time.monotonic() >= deadline:
+                raise WireError(f"broker {self.client.address} answered {what} with {RETRIED_CODES[code]} for "
+                                f"{self.deadline_s:g}s ({len(seen)} tries)")
+            time.sleep(0.05)
+
+    def find_coordinator(self) -> None:
+        version = min(self._version(10, 3), 3)
+        request = self.k.FindCoordinatorRequest(key=self.txn_id, key_type=1)
+        self._retry("FindCoordinator", lambda: (None, int(self.client.request(request, self.k.FindCoordinatorResponse,
+                                                                               version).error_code)))
+
+    def init(self, timeout_ms: int) -> tuple[int, int, int, str]:
+        version = self._version(22, 4)
+        request = self.k.InitProducerIdRequest(transactional_id=self.txn_id, transaction_timeout_ms=timeout_ms)
+
+        def call() -> tuple[Any, int]:
+            response = self.client.request(request, self.k.InitProducerIdResponse, version)
+            return response, int(response.error_code)
+
+        response, code, note = self._retry("InitProducerId", call)
+        return code, int(response.producer_id), int(response.producer_epoch), note
+
+    def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> tuple[int, str]:
+        version = self._version(24, 3)
+        topic_class = self.k.AddPartitionsToTxnRequest.fields["v3_and_below_topics"].array_of
+        request = self.k.AddPartitionsToTxnRequest(
+            v3_and_below_transactional_id=self.txn_id, v3_and_below_producer_id=pid, v3_and_below_producer_epoch=epoch,
+            v3_and_below_topics=[topic_class(name=self.topic, partitions=sorted(partitions))])
+
+        def call() -> tuple[Any, int]:
+            response = self.client.request(request, self.k.AddPartitionsToTxnResponse, version)
+            codes = {int(r.partition_error_code) for t in response.results_by_topic_v3_and_below for r in t.results_by_partition}
+            codes.discard(0)
+            return response, max(codes, key=lambda c: (c != 55, c)) if codes else 0  # OPERATION_NOT_ATTEMPTED last
+
+        _, code, note = self._retry("AddPartitionsToTxn", call)
+        return code, note
+
+    def end(self, pid: int, epoch: int, commit: bool) -> tuple[int, int, int, str]:
+        version = self._version(26, 5 if self.tv2 else 3)
+        request = self.k.EndTxnRequest(transactional_id=self.txn_id, producer_id=pid, producer_epoch=epoch, committed=commit)
+
+        def call() -> tuple[Any, int]:
+            response = self.client.request(request, self.k.EndTxnResponse, version)
+            return response, int(response.error_code)
+
+        response, code, note = self._retry("EndTxn", call)
+        new_pid, new_epoch = (int(response.producer_id), int(response.producer_epoch)) if version >= 5 else (pid, epoch)
+        if code == 0:
+            self.settle()
+        return code, new_pid, new_epoch, note
+
+    def settle(self) -> None:
+        """Wait until the coordinator has written every marker of the transaction it ended."""
+        version = self._version(65, 0)
+        request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
+        deadline = time.monotonic() + self.deadline_s
+        while True:
+            state = self.client.request(request, self.k.DescribeTransactionsResponse, version).transaction_states[0]
+            if state.error_code == 0 and state.transaction_state in _SETTLED:
+                return
+            if time.monotonic() >= deadline:
+                raise WireError(f"broker {self.client.address}: transaction {self.txn_id!r} still "
+                                f"{state.transaction_state} (error {state.error_code}) after {self.deadline_s:g}s")
+            time.sleep(0.02)
+
+    def produce(self, partition: int, batch: ProducerBatch) -> tuple[int, int]:
+        version = self._version(0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
+        part = self.k.ProduceRequest.TopicProduceData.PartitionProduceData(index=partition, records=encode_batch(batch))
+        request = self.k.ProduceRequest(
+            transactional_id=self.txn_id if batch.transactional else None, acks=-1, timeout_ms=10_000,
+            topic_data=[self.k.ProduceRequest.TopicProduceData(name=self.topic, partition_data=[part])])
+        response = self.client.request(request, self.k.ProduceResponse, version, timeout_s=30.0)
+        for t in response.responses:
+            for p in t.partition_responses:
+                if p.index == partition:
+                    return int(p.error_code), int(p.base_offset) if p.error_code == 0 else -1
+        raise WireError(f"broker {self.client.address} answered Produce without partition {self.topic}-{partition}")
+
+    # -- reading back ------------------------------------------------------------
+    def ready(self, partitions: int) -> None:
+        """Wait until the broker leads every partition of the new topic (ListOffsets answers it), so the
+        first Produce is not answered NOT_LEADER_OR_FOLLOWER while leadership is still being applied."""
+        deadline = time.monotonic() + self.deadline_s
+        for p in range(partitions):
+            while True:
+                try:
+                    self.offset(p, committed=False)
+                    break
+                except WireError:
+                    if time.monotonic() >= deadline:
+                        raise
+                    time.sleep(0.02)
+
+    def offset(self, partition: int, committed: bool) -> int:
+        """ListOffsets latest: the log end offset, or read_committed the last stable offset."""
+        version = self._version(2, 5)
+        part = self.k.ListOffsetsRequest.ListOffsetsTopic.ListOffsetsPartition(partition_index=partition, timestamp=-1)
+        request = self.k.ListOffsetsRequest(replica_id=-1, isolation_level=1 if committed else 0,
+                                            topics=[self.k.ListOffsetsRequest.ListOffsetsTopic(name=self.topic, partitions=[part])])
+        for t in self.client.request(request, self.k.ListOffsetsResponse, version).topics:
+            for p in t.partitions:
+                if p.partition_index == partition:
+                    if p.error_code != 0:
+                        raise WireError(f"broker {self.client.address} answered ListOffsets for {self.topic}-{partition} "
+                                        f"with error {p.error_code}")
+                    return int(p.offset)
+        raise WireError(f"broker {self.client.address} answered ListOffsets without {self.topic}-{partition}")
+
+    def read(self, partition: int, committed: bool, upto: int) -> tuple[str, ...]:
+        """The values a consumer of that isolation level reads from offset 0 up to ``upto``."""
+        from kafka.record.memory_records import MemoryRecords  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        version = self._version(1, 11)
+        values: list[str] = []
+        aborted: list[tuple[int, int]] = []  # (first offset, producer id), met in offset order
+        active: set[int] = set()
+        offset = 0
+        deadline = time.monotonic() + self.deadline_s
+        while offset < upto:
+            fetch_part = self.k.FetchRequest.FetchTopic.FetchPartition(partition=partition, fetch_offset=offset,
+                                                                      partition_max_bytes=1 << 20)
+            request = self.k.FetchRequest(replica_id=-1, max_wait_ms=100, min_bytes=1, max_bytes=1 << 20,
+                                          isolation_level=1 if committed else 0,
+                                          topics=[self.k.FetchRequest.FetchTopic(topic=self.topic, partitions=[fetch_part])])
+            response = self.client.request(request, self.k.FetchResponse, version)
+            data = next((p for t in response.responses for p in t.partitions if p.partition_index == partition), None)
+            if data is None or data.error_code != 0:
+                raise WireError(f"broker {self.client.address} answered Fetch for {self.topic}-{partition} with "
+                                f"{'no data' if data is None else f'error {data.error_code}'}")
+            for a in data.aborted_transactions or ():
+                if (int(a.first_offset), int(a.producer_id)) not in aborted:
+                    aborted.append((int(a.first_offset), int(a.producer_id)))
+            records = MemoryRecords(bytes(data.records or b""))
+            progressed = False
+            while records.has_next():
+                batch = records.next_batch()
+                if batch is None or batch.next_offset <= offset:
+                    continue
+                for first, pid in sorted(aborted):
+                    if first <= batch.last_offset:
+                        active.add(pid)
+                aborted = [(f, p) for f, p in aborted if f > batch.last_offset]
+                if batch.is_control_batch:
+                    if batch.is_transactional and _is_abort(batch):
+                        active.discard(batch.producer_id)
+                elif not (committed and batch.is_transactional and batch.producer_id in active):
+                    values.extend(_value(r.value) for r in batch if r.offset >= offset and r.offset < upto)
+                offset = batch.next_offset
+                progressed = True
+            if not progressed:
+                if time.monotonic() >= deadline:
+                    raise WireError(f"broker {self.client.address}: reading {self.topic}-{partition} stalled at offset "
+                                    f"{offset} below {upto}")
+                time.sleep(0.01)
+        return tuple(values)
+
+
+def _is_abort(batch: Any) -> bool:
+    """The control record's key is (version int16, type int16): type 0 is ABORT, 1 COMMIT."""
+    for record in batch:
+        key = bytes(record.key or b"")
+        return len(key) >= 4 and int.from_bytes(key[2:4], "big", signed=True) == 0
+    return False
+
+
+def _value(raw: bytes | None) -> str:
+    return "<null>" if raw is None else raw.decode("utf-8", "replace")
+
+
+def run_script_on_broker(script: TxnScript, host: str, port: int, *, topic: str, transactional_id: str,
+                         transaction_version: int = 1, deadline_s: float = 30.0) -> ScriptRun:
+    """Run ``script`` on the broker at host:port, on a fresh ``topic`` with a fresh ``transactional_id``."""
+    with WireClient(host, port, timeout_s=deadline_s) as client:
+        client.create_topic(topic, partitions=script.partitions, timeout_s=deadline_s)
+        txn = _Txn(client, transactional_id, topic, transaction_version, deadline_s)
+        txn.ready(script.partitions)
+        txn.find_coordinator()
+        stamper = Stamper()
+        batches: dict[int, tuple[int, ProducerBatch]] = {}
+        named: dict[str, int] = {}
+        answers: list[StepAnswer] = []
+
+        def send(index: int, origin: int) -> StepAnswer:
+            partition, batch = batches[origin]
+            code, base = txn.produce(partition, batch)
+            return StepAnswer(index, code, base_offset=base)
+
+        for index, step in enumerate(script.steps):
+            if isinstance(step, Init):
+                code, pid, epoch, note = txn.init(script.timeout_ms)
+                if code == 0:
+                    stamper.set_ids(step.instance, pid, epoch)
+                answers.append(StepAnswer(index, code, stamper.ordinal(pid) if code == 0 else -1, epoch if code == 0 else -1,
+                                          detail=note))
+            elif isinstance(step, Add):
+                code, note = txn.add(*stamper.ids(step.instance), step.partitions)
+                answers.append(StepAnswer(index, code, detail=note))
+            elif isinstance(step, End):
+                code, pid, epoch, note = txn.end(*stamper.ids(step.instance), step.commit)
+                bumped = code == 0 and transaction_version == 2
+                if bumped:  # EndTxn v5 answers the producer id and the (bumped) epoch
+                    stamper.set_ids(step.instance, pid, epoch)
+                answers.append(StepAnswer(index, code, stamper.ordinal(pid) if bumped else -1, epoch if bumped else -1,
+                                          detail=note))
+            elif isinstance(step, Produce):
+                batches[index] = (step.partition, stamper.stamp(index, step, int(time.time() * 1000)))
+                if step.name is not None:
+                    named[step.name] = index
+                answers.append(StepAnswer(index, None, detail="held: stamped, not sent") if step.held else send(index, index))
+            elif isinstance(step, Send):
+                answers.append(send(index, named[step.name]))
+        reads = []
+        for p in range(script.partitions):
+            end, stable = txn.offset(p, committed=False), txn.offset(p, committed=True)
+            reads.append(PartitionRead(p, txn.read(p, True, stable), txn.read(p, False, end), stable, end))
+        return ScriptRun(script, tuple(answers), tuple(reads), f"broker at {host}:{port}")

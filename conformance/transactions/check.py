@@ -1,0 +1,173 @@
+"""``check_transactions``: run the transaction table on a broker and hold it to the spec.
+
+For each row of :data:`~kafka_conformance.reference.transactions.table.TXN_ROWS`, the kit
+runs the script on the broker (acting as the producer and as read_committed and
+read_uncommitted consumers, ``adapters/brokers/wire_txn.py``) and on the model of the
+release the broker claims, then compares every answer and every read.  A row *agrees* when
+the broker answers exactly as that Kafka release does; the anomalies the transaction checker
+finds in the broker's run are reported beside those of the model's, so a user sees both
+"does my broker behave as Kafka X?" and "is Kafka X itself exposed here?".
+
+A difference is a divergence (exit code 1); an anomaly Kafka's own release shares is not,
+but it is named in the report.  Each row runs on its own topic and transactional id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+
+import attrs
+
+from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
+from kafka_conformance.adapters.brokers.wire_client import WireError
+from kafka_conformance.adapters.brokers.wire_txn import run_script_on_broker
+from kafka_conformance.reference.releases import KafkaVersion
+from kafka_conformance.reference.transactions.checker import check_history, history_of
+from kafka_conformance.reference.transactions.model import run_model
+from kafka_conformance.reference.transactions.profile import TxnProfile, txn_profile
+from kafka_conformance.reference.transactions.run import ScriptRun, StepAnswer
+from kafka_conformance.reference.transactions.table import TXN_ROWS, TxnRow, txn_row
+
+__all__ = ["RowResult", "TxnReport", "TxnTargetError", "check_transactions", "compare_runs"]
+
+
+class TxnTargetError(ValueError):
+    """A broker spec the suite cannot use, or a broker it cannot start (the CLI's exit code 2)."""
+
+
+@attrs.frozen
+class RowResult:
+    name: str
+    question: str
+    differences: tuple[str, ...]
+    """Each step or read where the broker's answer is not the release's; empty when they agree."""
+    anomalies: tuple[str, ...]
+    """The anomalies of the broker's run, by name."""
+    kafka_anomalies: tuple[str, ...]
+    """The anomalies of the model's run: what the Kafka release itself shows on this row."""
+    explanations: tuple[str, ...] = ()
+    error: str = ""
+    """Set when the run could not finish (the broker stopped answering): the row diverges."""
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences and not self.error
+
+
+@attrs.frozen
+class TxnReport:
+    target: str
+    profile: str
+    rows: tuple[RowResult, ...]
+
+    @property
+    def conforms(self) -> bool:
+        return all(r.agrees for r in self.rows)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.conforms else 1
+
+
+def _describe(answer: StepAnswer) -> str:
+    if answer.error is None:
+        return "held"
+    parts = [f"error {answer.error}"]
+    if answer.producer >= 0:
+        parts.append(f"producer #{answer.producer} epoch {answer.epoch}")
+    if answer.base_offset >= 0:
+        parts.append(f"offset {answer.base_offset}")
+    return ", ".join(parts)
+
+
+def compare_runs(real: ScriptRun, model: ScriptRun) -> tuple[str, ...]:
+    """Every difference between a broker's run and the model's run of one script, said plainly."""
+    out = []
+    for step, got, want in zip(real.script.steps, real.answers, model.answers, strict=True):
+        if not got.same_as(want):
+            out.append(f"step {got.index} {type(step).__name__.lower()} {_step_text(step)}: broker answered "
+                       f"{_describe(got)}, Kafka answers {_describe(want)}" + (f" ({want.detail})" if want.detail else ""))
+    for got_read, want_read in zip(real.reads, model.reads, strict=True):
+        for field in ("committed", "uncommitted", "last_stable_offset", "log_end_offset"):
+            g, w = getattr(got_read, field), getattr(want_read, field)
+            if g != w:
+                out.append(f"partition {got_read.partition} {field.replace('_', ' ')}: broker {g}, Kafka {w}")
+    return tuple(out)
+
+
+def _step_text(step: object) -> str:
+    fields = attrs.asdict(step)  # type: ignore[arg-type]
+    return " ".join(f"{k}={sorted(v) if isinstance(v, frozenset) else v}" for k, v in fields.items()
+                    if v not in (None, False) and not (k == "records" and v == 1) and not (k == "transactional" and v))
+
+
+def _release(spec: str, kafka_version: str | None) -> KafkaVersion:
+    """The release a broker spec claims; a TxnTargetError naming what is wrong."""
+    name, _, arg = spec.partition(":")
+    if name == "kafka" and arg:
+        version = KafkaVersion.parse(arg)
+    elif name == "bootstrap" and arg:
+        if kafka_version is None:
+            raise TxnTargetError("say which Kafka release the broker claims with --kafka-version")
+        version = KafkaVersion.parse(kafka_version)
+    else:
+        raise TxnTargetError("not a transactions target; known: kafka:VERSION, bootstrap:HOST:PORT")
+    if kafka_version is not None and name == "kafka" and KafkaVersion.parse(kafka_version) != version:
+        raise TxnTargetError(f"this is Kafka {version}; --kafka-version {kafka_version} names another release")
+    return version
+
+
+@contextlib.contextmanager
+def _broker(spec: str) -> Iterator[tuple[str, int]]:
+    try:
+        with start_broker(spec) as broker:
+            yield broker.host, broker.port
+    except (BrokerUnavailable, BrokerStartError) as exc:
+        raise TxnTargetError(str(exc)) from exc
+
+
+def check_transactions(
+    broker: str,
+    *,
+    kafka_version: str | None = None,
+    transaction_version: int = 1,
+    rows: Sequence[str] | None = None,
+    on_row: Callable[[RowResult], None] | None = None,
+) -> TxnReport:
+    """Run the named rows (every row by default) on ``broker`` and on the model of its release."""
+    chosen: tuple[TxnRow, ...] = TXN_ROWS if not rows else tuple(_row(name) for name in rows)
+    try:
+        profile = txn_profile(_release(broker, kafka_version), transaction_version=transaction_version)
+    except ValueError as exc:  # an unparsable or unmodelled release, or transaction.version 2 before 4.0
+        raise TxnTargetError(f"{broker}: {exc}") from exc
+    with _broker(broker) as (host, port):
+        results = []
+        nonce = uuid.uuid4().hex[:8]
+        for i, row in enumerate(chosen):
+            result = _run_row(row, host, port, profile, f"txn-{nonce}-{i}-{row.name}", f"kit-{nonce}-{i}")
+            results.append(result)
+            if on_row is not None:
+                on_row(result)
+    return TxnReport(broker, str(profile), tuple(results))
+
+
+def _row(name: str) -> TxnRow:
+    try:
+        return txn_row(name)
+    except KeyError as exc:
+        raise TxnTargetError(str(exc.args[0])) from exc
+
+
+def _run_row(row: TxnRow, host: str, port: int, profile: TxnProfile, topic: str, txn_id: str) -> RowResult:
+    model = run_model(row.script, profile)
+    kafka_found = check_history(history_of(model))
+    try:
+        real = run_script_on_broker(row.script, host, port, topic=topic, transactional_id=txn_id,
+                                    transaction_version=profile.transaction_version)
+    except WireError as exc:
+        return RowResult(row.name, row.question, (), (), tuple(a.name for a in kafka_found), error=str(exc))
+    found = check_history(history_of(real))
+    return RowResult(row.name, row.question, compare_runs(real, model), tuple(a.name for a in found),
+                     tuple(a.name for a in kafka_found), tuple(a.explanation for a in found))
