@@ -208,7 +208,7 @@ def history_of(run: ScriptRun) -> TxnHistory:
         close(instance, Outcome.UNKNOWN, False)
     transactions = []
     for name, writes, outcome, end_taken in closed:  # built last: a held write is taken only when sent, maybe later
-        txn_writes = []
+        txn_writes: list[TxnWrite] = []
         for index, partition in writes:
             produce = steps[index]
             assert isinstance(produce, Produce)

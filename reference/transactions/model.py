@@ -7,6 +7,7 @@ hold at the end; a real broker's run of the same script is held to it
 
 from __future__ import annotations
 
+from kafka_conformance.reference.broker.batches import ProducerBatch
 from kafka_conformance.reference.broker.profile import broker_profile
 from kafka_conformance.reference.transactions.coordinator import (
     CoordinatorAnswer,
@@ -37,7 +38,7 @@ def run_model(script: TxnScript, profile: TxnProfile) -> ScriptRun:
     metadata: TxnMetadata | None = None
     next_id = FIRST_PRODUCER_ID
     stamper = Stamper()
-    batches = {}
+    batches: dict[int, ProducerBatch] = {}
     answers: list[StepAnswer] = []
 
     def coordinator(answer: CoordinatorAnswer) -> None:
