@@ -200,7 +200,8 @@ class _Txn:
 
         version = self._version(1, 11)
         values: list[str] = []
-        aborted: list[tuple[int, int]] = []  # (first offset, producer id), met in offset order
+        aborted: list[tuple[int, int]] = []  # (first offset, producer id) not yet reached
+        known: set[tuple[int, int]] = set()  # every one a Fetch returned: a later Fetch returns them again
         active: set[int] = set()
         offset = 0
         deadline = time.monotonic() + self.deadline_s
@@ -216,8 +217,10 @@ class _Txn:
                 raise WireError(f"broker {self.client.address} answered Fetch for {self.topic}-{partition} with "
                                 f"{'no data' if data is None else f'error {data.error_code}'}")
             for a in data.aborted_transactions or ():
-                if (int(a.first_offset), int(a.producer_id)) not in aborted:
-                    aborted.append((int(a.first_offset), int(a.producer_id)))
+                entry = (int(a.first_offset), int(a.producer_id))
+                if entry not in known:
+                    known.add(entry)
+                    aborted.append(entry)
             records = MemoryRecords(bytes(data.records or b""))
             progressed = False
             while records.has_next():
