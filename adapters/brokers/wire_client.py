@@ -165,7 +165,8 @@ def encode_batch(batch: ProducerBatch) -> bytes:
 
 
 def decode_batches(data: bytes | None) -> tuple[FetchedBatch, ...]:
-    """Every complete v2 batch in a fetched record set (a trailing partial batch is skipped)."""
+    """Every complete v2 batch in a fetched record set (a trailing partial batch is skipped; a
+    control batch comes with no records)."""
     if not data:
         return ()
     _load_kafka()
@@ -179,9 +180,8 @@ def decode_batches(data: bytes | None) -> tuple[FetchedBatch, ...]:
             break
         if getattr(batch, "magic", 2) != 2:
             raise WireError(f"the broker returned a magic v{batch.magic} batch; only v2 is understood")
-        if batch.is_control_batch:
-            continue
-        items = tuple((r.offset, _decode_value(r.value)) for r in batch)
+        # a transaction marker holds no records, but its offset counts: a reader moves past it
+        items = () if batch.is_control_batch else tuple((r.offset, _decode_value(r.value)) for r in batch)
         out.append(FetchedBatch(batch.base_offset, batch.producer_id, batch.producer_epoch, batch.base_sequence, items,
                                 batch.next_offset))
     return tuple(out)
@@ -435,14 +435,14 @@ class WireClient:
                     return p.error_code, p.low_watermark
         raise WireError(f"broker {self.address} answered DeleteRecords without partition {topic}-{partition}")
 
-    def list_offset(self, topic: str, partition: int, timestamp: int = -1) -> int:
-        """ListOffsets: -1 latest (log end offset), -2 earliest (log start offset)."""
+    def list_offset(self, topic: str, partition: int, timestamp: int = -1, *, committed: bool = False) -> int:
+        """ListOffsets: -1 latest (log end offset; read_committed: the last stable), -2 earliest (log start)."""
         from kafka.protocol.consumer import ListOffsetsRequest, ListOffsetsResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-        version = self.version_for(2)
         part = ListOffsetsRequest.ListOffsetsTopic.ListOffsetsPartition(partition_index=partition, timestamp=timestamp)
-        req = ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsRequest.ListOffsetsTopic(name=topic, partitions=[part])])
-        response = self.request(req, ListOffsetsResponse, version)
+        req = ListOffsetsRequest(replica_id=-1, isolation_level=int(committed),
+                                 topics=[ListOffsetsRequest.ListOffsetsTopic(name=topic, partitions=[part])])
+        response = self.request(req, ListOffsetsResponse, self.version_for(2))
         for t in response.topics:
             for p in t.partitions:
                 if t.name == topic and p.partition_index == partition:

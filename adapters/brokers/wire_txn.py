@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from types import SimpleNamespace
 from typing import Any
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError, encode_batch
 from kafka_conformance.reference.broker.batches import ProducerBatch
-from kafka_conformance.reference.transactions.run import PartitionRead, ScriptRun, Stamper, StepAnswer
-from kafka_conformance.reference.transactions.script import Add, End, Init, Produce, Send, TxnScript
+from kafka_conformance.reference.transactions.run import PartitionRead, Reply, ScriptRun, drive
+from kafka_conformance.reference.transactions.script import TxnScript
 
 __all__ = ["RETRIED_CODES", "run_script_on_broker"]
 
@@ -37,25 +38,20 @@ RETRIED_CODES = {14: "COORDINATOR_LOAD_IN_PROGRESS", 15: "COORDINATOR_NOT_AVAILA
 _SETTLED = ("Empty", "CompleteCommit", "CompleteAbort")
 
 
-def _kafka() -> Any:
+def _kafka() -> SimpleNamespace:
+    """kafka-python's request and response classes, imported when a script runs (never at import)."""
     import kafka.protocol.admin as admin  # type: ignore[import-untyped,import-not-found,unused-ignore]
     import kafka.protocol.consumer as consumer  # type: ignore[import-untyped,import-not-found,unused-ignore]
     import kafka.protocol.metadata as metadata  # type: ignore[import-untyped,import-not-found,unused-ignore]
     import kafka.protocol.producer as producer  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-    class Protocol:
-        pass
-
-    p = Protocol()
-    for module in (admin, consumer, metadata, producer):
-        for name in dir(module):
-            if name.endswith(("Request", "Response")):
-                setattr(p, name, getattr(module, name))
-    return p
+    return SimpleNamespace(**{name: getattr(module, name) for module in (admin, consumer, metadata, producer)
+                              for name in dir(module) if name.endswith(("Request", "Response"))})
 
 
 class _Txn:
-    """One transactional id on one broker (its own coordinator: the kit's brokers are single-node)."""
+    """One transactional id on one broker (its own coordinator: the kit's brokers are single-node),
+    as the :class:`~kafka_conformance.reference.transactions.run.ScriptDriver` the script runs on."""
 
     def __init__(self, client: WireClient, transactional_id: str, topic: str, transaction_version: int,
                  deadline_s: float) -> None:
@@ -65,6 +61,13 @@ class _Txn:
         self.tv2 = transaction_version == 2
         self.deadline_s = deadline_s
         self.k = _kafka()
+
+    @property
+    def bumps_epoch_per_transaction(self) -> bool:
+        return self.tv2
+
+    def now_ms(self) -> int:
+        return int(time.time() * 1000)
 
     def _version(self, api_key: int, wanted: int) -> int:
         low, high = self.client.versions.get(api_key, (0, -1))
@@ -96,7 +99,7 @@ class _Txn:
         self._retry("FindCoordinator", lambda: (None, int(self.client.request(request, self.k.FindCoordinatorResponse,
                                                                                version).error_code)))
 
-    def init(self, timeout_ms: int) -> tuple[int, int, int, str]:
+    def init(self, timeout_ms: int) -> Reply:
         version = self._version(22, 4)
         request = self.k.InitProducerIdRequest(transactional_id=self.txn_id, transaction_timeout_ms=timeout_ms)
 
@@ -105,9 +108,9 @@ class _Txn:
             return response, int(response.error_code)
 
         response, code, note = self._retry("InitProducerId", call)
-        return code, int(response.producer_id), int(response.producer_epoch), note
+        return Reply(code, int(response.producer_id), int(response.producer_epoch), detail=note)
 
-    def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> tuple[int, str]:
+    def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
         version = self._version(24, 3)
         topic_class = self.k.AddPartitionsToTxnRequest.fields["v3_and_below_topics"].array_of
         request = self.k.AddPartitionsToTxnRequest(
@@ -121,9 +124,9 @@ class _Txn:
             return response, max(codes, key=lambda c: (c != 55, c)) if codes else 0  # OPERATION_NOT_ATTEMPTED last
 
         _, code, note = self._retry("AddPartitionsToTxn", call)
-        return code, note
+        return Reply(code, detail=note)
 
-    def end(self, pid: int, epoch: int, commit: bool) -> tuple[int, int, int, str]:
+    def end(self, pid: int, epoch: int, commit: bool) -> Reply:
         version = self._version(26, 5 if self.tv2 else 3)
         request = self.k.EndTxnRequest(transactional_id=self.txn_id, producer_id=pid, producer_epoch=epoch, committed=commit)
 
@@ -135,7 +138,7 @@ class _Txn:
         new_pid, new_epoch = (int(response.producer_id), int(response.producer_epoch)) if version >= 5 else (pid, epoch)
         if code == 0:
             self.settle()
-        return code, new_pid, new_epoch, note
+        return Reply(code, new_pid, new_epoch, detail=note)
 
     def settle(self) -> None:
         """Wait until the coordinator has written every marker of the transaction it ended."""
@@ -151,7 +154,7 @@ class _Txn:
                                 f"{state.transaction_state} (error {state.error_code}) after {self.deadline_s:g}s")
             time.sleep(0.02)
 
-    def produce(self, partition: int, batch: ProducerBatch) -> tuple[int, int]:
+    def produce(self, partition: int, batch: ProducerBatch) -> Reply:
         version = self._version(0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
         part = self.k.ProduceRequest.TopicProduceData.PartitionProduceData(index=partition, records=encode_batch(batch))
         request = self.k.ProduceRequest(
@@ -161,7 +164,7 @@ class _Txn:
         for t in response.responses:
             for p in t.partition_responses:
                 if p.index == partition:
-                    return int(p.error_code), int(p.base_offset) if p.error_code == 0 else -1
+                    return Reply(int(p.error_code), base_offset=int(p.base_offset) if p.error_code == 0 else -1)
         raise WireError(f"broker {self.client.address} answered Produce without partition {self.topic}-{partition}")
 
     # -- reading back ------------------------------------------------------------
@@ -172,30 +175,21 @@ class _Txn:
         for p in range(partitions):
             while True:
                 try:
-                    self.offset(p, committed=False)
+                    self.client.list_offset(self.topic, p)
                     break
                 except WireError:
                     if time.monotonic() >= deadline:
                         raise
                     time.sleep(0.02)
 
-    def offset(self, partition: int, committed: bool) -> int:
-        """ListOffsets latest: the log end offset, or read_committed the last stable offset."""
-        version = self._version(2, 5)
-        part = self.k.ListOffsetsRequest.ListOffsetsTopic.ListOffsetsPartition(partition_index=partition, timestamp=-1)
-        request = self.k.ListOffsetsRequest(replica_id=-1, isolation_level=1 if committed else 0,
-                                            topics=[self.k.ListOffsetsRequest.ListOffsetsTopic(name=self.topic, partitions=[part])])
-        for t in self.client.request(request, self.k.ListOffsetsResponse, version).topics:
-            for p in t.partitions:
-                if p.partition_index == partition:
-                    if p.error_code != 0:
-                        raise WireError(f"broker {self.client.address} answered ListOffsets for {self.topic}-{partition} "
-                                        f"with error {p.error_code}")
-                    return int(p.offset)
-        raise WireError(f"broker {self.client.address} answered ListOffsets without {self.topic}-{partition}")
+    def read(self, partition: int) -> PartitionRead:
+        end = self.client.list_offset(self.topic, partition)
+        stable = self.client.list_offset(self.topic, partition, committed=True)
+        uncommitted = tuple(r.value for r in self.client.read_log(self.topic, partition))
+        return PartitionRead(partition, self._read_committed(partition, stable), uncommitted, stable, end)
 
-    def read(self, partition: int, committed: bool, upto: int) -> tuple[str, ...]:
-        """The values a consumer of that isolation level reads from offset 0 up to ``upto``."""
+    def _read_committed(self, partition: int, upto: int) -> tuple[str, ...]:
+        """The values a read_committed consumer reads from offset 0 up to ``upto``, the last stable offset."""
         from kafka.record.memory_records import MemoryRecords  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         version = self._version(1, 11)
@@ -209,7 +203,7 @@ class _Txn:
             fetch_part = self.k.FetchRequest.FetchTopic.FetchPartition(partition=partition, fetch_offset=offset,
                                                                       partition_max_bytes=1 << 20)
             request = self.k.FetchRequest(replica_id=-1, max_wait_ms=100, min_bytes=1, max_bytes=1 << 20,
-                                          isolation_level=1 if committed else 0,
+                                          isolation_level=1,
                                           topics=[self.k.FetchRequest.FetchTopic(topic=self.topic, partitions=[fetch_part])])
             response = self.client.request(request, self.k.FetchResponse, version)
             data = next((p for t in response.responses for p in t.partitions if p.partition_index == partition), None)
@@ -234,7 +228,7 @@ class _Txn:
                 if batch.is_control_batch:
                     if batch.is_transactional and _is_abort(batch):
                         active.discard(batch.producer_id)
-                elif not (committed and batch.is_transactional and batch.producer_id in active):
+                elif not (batch.is_transactional and batch.producer_id in active):
                     values.extend(_value(r.value) for r in batch if r.offset >= offset and r.offset < upto)
                 offset = batch.next_offset
                 progressed = True
@@ -266,42 +260,4 @@ def run_script_on_broker(script: TxnScript, host: str, port: int, *, topic: str,
         txn = _Txn(client, transactional_id, topic, transaction_version, deadline_s)
         txn.ready(script.partitions)
         txn.find_coordinator()
-        stamper = Stamper()
-        batches: dict[int, tuple[int, ProducerBatch]] = {}
-        named: dict[str, int] = {}
-        answers: list[StepAnswer] = []
-
-        def send(index: int, origin: int) -> StepAnswer:
-            partition, batch = batches[origin]
-            code, base = txn.produce(partition, batch)
-            return StepAnswer(index, code, base_offset=base)
-
-        for index, step in enumerate(script.steps):
-            if isinstance(step, Init):
-                code, pid, epoch, note = txn.init(script.timeout_ms)
-                if code == 0:
-                    stamper.set_ids(step.instance, pid, epoch)
-                answers.append(StepAnswer(index, code, stamper.ordinal(pid) if code == 0 else -1, epoch if code == 0 else -1,
-                                          detail=note))
-            elif isinstance(step, Add):
-                code, note = txn.add(*stamper.ids(step.instance), step.partitions)
-                answers.append(StepAnswer(index, code, detail=note))
-            elif isinstance(step, End):
-                code, pid, epoch, note = txn.end(*stamper.ids(step.instance), step.commit)
-                bumped = code == 0 and transaction_version == 2
-                if bumped:  # EndTxn v5 answers the producer id and the (bumped) epoch
-                    stamper.set_ids(step.instance, pid, epoch)
-                answers.append(StepAnswer(index, code, stamper.ordinal(pid) if bumped else -1, epoch if bumped else -1,
-                                          detail=note))
-            elif isinstance(step, Produce):
-                batches[index] = (step.partition, stamper.stamp(index, step, int(time.time() * 1000)))
-                if step.name is not None:
-                    named[step.name] = index
-                answers.append(StepAnswer(index, None, detail="held: stamped, not sent") if step.held else send(index, index))
-            elif isinstance(step, Send):
-                answers.append(send(index, named[step.name]))
-        reads = []
-        for p in range(script.partitions):
-            end, stable = txn.offset(p, committed=False), txn.offset(p, committed=True)
-            reads.append(PartitionRead(p, txn.read(p, True, stable), txn.read(p, False, end), stable, end))
-        return ScriptRun(script, tuple(answers), tuple(reads), f"broker at {host}:{port}")
+        return drive(script, txn, f"broker at {host}:{port}")

@@ -111,7 +111,7 @@ def run_transactions(args: argparse.Namespace) -> int:
     try:
         report = check_transactions(args.broker, kafka_version=args.kafka_version, transaction_version=args.transaction_version,
                                     rows=args.rows, on_row=lambda row: print(row_line(row), file=sys.stderr))
-    except (TxnTargetError, ValueError) as exc:
+    except TxnTargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_txn_text(report))
     types.write_file(args.report_json, render_txn_json(report))

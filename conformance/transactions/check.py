@@ -121,11 +121,13 @@ def _release(spec: str, kafka_version: str | None) -> KafkaVersion:
 
 @contextlib.contextmanager
 def _broker(spec: str) -> Iterator[tuple[str, int]]:
-    try:
-        with start_broker(spec) as broker:
-            yield broker.host, broker.port
-    except (BrokerUnavailable, BrokerStartError) as exc:
-        raise TxnTargetError(str(exc)) from exc
+    """The broker for the block; only a failure to start it is the user's (a failure of the rows is not)."""
+    with contextlib.ExitStack() as stack:
+        try:
+            broker = stack.enter_context(start_broker(spec))
+        except (BrokerUnavailable, BrokerStartError, ValueError) as exc:
+            raise TxnTargetError(str(exc)) from exc
+        yield broker.host, broker.port
 
 
 def check_transactions(

@@ -102,9 +102,9 @@ class TxnAnomaly:
 
 
 def check_history(history: TxnHistory) -> tuple[TxnAnomaly, ...]:
-    """Every anomaly of the history, in a stable order (by transaction, then anomaly name)."""
+    """Every anomaly of the history, in a stable order: each transaction's in turn, then duplicates,
+    then hanging partitions."""
     reads = {r.partition: r for r in history.reads}
-    committed = {p: r.committed for p, r in reads.items()}
     position = {p: {v: i for i, v in enumerate(r.committed)} for p, r in reads.items()}
     hidden = {p: set(r.uncommitted) - set(r.committed) if r.last_stable_offset < r.log_end_offset else set()
               for p, r in reads.items()}
@@ -124,8 +124,7 @@ def check_history(history: TxnHistory) -> tuple[TxnAnomaly, ...]:
             lost = [w for w in missing if w.value not in hidden.get(w.partition, set()) and not w.fenced]
             for p in sorted({w.partition for w in lost}):
                 ws = [w for w in lost if w.partition == p]
-                out.append(TxnAnomaly("lost-committed-write", txn.name, tuple(w.value for w in ws), p,
-                                      blame if all(w.taken for w in ws) else Blame.UNKNOWN,
+                out.append(TxnAnomaly("lost-committed-write", txn.name, tuple(w.value for w in ws), p, blame,
                                       f"{txn.name} was committed and the broker took {_list(ws)}, but read_committed "
                                       f"does not read {'it' if len(ws) == 1 else 'them'} from partition {p}"))
         if visible and missing and txn.outcome is not Outcome.ABORTED:
@@ -141,8 +140,8 @@ def check_history(history: TxnHistory) -> tuple[TxnAnomaly, ...]:
                 out.append(TxnAnomaly("reordered", txn.name, tuple(w.value for w in ws), p, Blame.BROKER,
                                       f"{txn.name} wrote {_list(ws)} to partition {p} in that order; read_committed "
                                       f"reads them in another"))
-    for p, values in sorted(committed.items()):
-        for value, count in sorted(Counter(values).items()):
+    for p, r in sorted(reads.items()):
+        for value, count in sorted(Counter(r.committed).items()):
             if count > 1:
                 owner = next((t.name for t in history.transactions for w in t.writes if w.value == value), "?")
                 out.append(TxnAnomaly("duplicate", owner, (value,), p, Blame.BROKER,
@@ -172,6 +171,7 @@ def history_of(run: ScriptRun) -> TxnHistory:
     stamped_fenced: dict[int, bool] = {}
     fenced: set[str] = set()
     produce_at: dict[str, int] = {}
+    instances = {s.instance for s in steps if isinstance(s, Init)}
     counts: Counter[str] = Counter()
     closed: list[tuple[str, list[tuple[int, int]], Outcome, bool]] = []
 
@@ -188,16 +188,15 @@ def history_of(run: ScriptRun) -> TxnHistory:
             if answer.error == 0:
                 for other in list(open_writes):  # the coordinator aborts every open transaction of the id
                     close(other, Outcome.ABORTED, True)
-                fenced.update(i for i in {s.instance for s in steps if isinstance(s, Init)} if i != step.instance)
-                fenced.discard(step.instance)
+                fenced = instances - {step.instance}
         elif isinstance(step, Produce):
             if step.name is not None:
                 produce_at[step.name] = index
             stamped_fenced[index] = step.instance in fenced
             if step.transactional:
                 open_writes.setdefault(step.instance, []).append((index, step.partition))
-            if answer.error is not None:
-                taken[index] = taken.get(index, False) or answer.error == 0
+            if answer.error is not None:  # a held one is sent (and maybe taken) later
+                taken[index] = answer.error == 0
         elif isinstance(step, Send):
             origin = produce_at[step.name]
             taken[origin] = taken.get(origin, False) or answer.error == 0

@@ -127,21 +127,14 @@ def _refuse(error: TxnError, metadata: TxnMetadata | None, rule: str) -> Coordin
     return CoordinatorAnswer(error, metadata, (), rule)
 
 
-def _abort(metadata: TxnMetadata, epoch: int) -> tuple[TxnMetadata, Markers]:
-    """Abort the ongoing transaction with markers of ``epoch``: CompleteAbort, no partitions."""
-    answer = _complete(metadata, False, epoch, "")
-    assert answer.metadata is not None
-    return answer.metadata, answer.markers[0]
-
-
 def init_producer_id(
     metadata: TxnMetadata | None,
     transactional_id: str,
     timeout_ms: int,
     next_producer_id: int,
-    profile: TxnProfile,
 ) -> CoordinatorAnswer:
-    """InitProducerId with a transactional id (``handleInitProducerId``).
+    """InitProducerId with a transactional id (``handleInitProducerId``), the same from 3.0 to 4.x
+    for a client that sends no expected producer id and epoch (KIP-360's, not modelled).
 
     A new id gets ``next_producer_id`` at epoch 0.  A known one in Empty or Complete* has
     its epoch bumped, fencing every older instance of the producer; at an exhausted epoch
@@ -150,7 +143,6 @@ def init_producer_id(
     answers CONCURRENT_TRANSACTIONS; the client's retry then finds CompleteAbort and bumps
     once more, so the model answers epoch + 2, what the retry gets.
     """
-    del profile  # the same from 3.0 to 4.x for a client that sends no expected producer id
     if not transactional_id:
         return _refuse(TxnError.INVALID_REQUEST, metadata, "an empty transactional id")
     if not 0 < timeout_ms <= MAX_TRANSACTION_TIMEOUT_MS:
@@ -161,9 +153,10 @@ def init_producer_id(
         return CoordinatorAnswer(TxnError.NONE, fresh, (), "a new transactional id: a new producer id at epoch 0")
     markers: tuple[Markers, ...] = ()
     current = metadata
-    if current.state is TxnState.ONGOING:
-        current, fence = _abort(current, current.epoch + 1)
-        markers = (fence,)
+    if current.state is TxnState.ONGOING:  # fence (epoch + 1) and abort
+        fenced = _complete(current, False, current.epoch + 1, "")
+        assert fenced.metadata is not None
+        current, markers = fenced.metadata, fenced.markers
     elif current.state not in _COMPLETE:
         return _refuse(TxnError.CONCURRENT_TRANSACTIONS, metadata, f"markers of {current.state.value} still pending")
     if current.epoch >= EPOCH_EXHAUSTED:
@@ -267,7 +260,7 @@ def _complete(metadata: TxnMetadata, commit: bool, epoch: int, rule: str) -> Coo
 
 def _end_v2(metadata: TxnMetadata | None, producer_id: int, epoch: int, commit: bool) -> CoordinatorAnswer:
     """EndTxn v5+ with transaction.version 2 (KIP-890 part 2; ``endTransaction`` and the table above
-    it in ``TransactionCoordinator.scala`` at 4.0).  Every completion bumps the epoch, so the
+    it in ``TransactionCoordinator.scala`` at 4.3.1).  Every completion bumps the epoch, so the
     epoch a request carries says whether it is a retry (the epoch just before the bump) or the
     next EndTxn (the current epoch):
 
@@ -319,5 +312,4 @@ def time_out(metadata: TxnMetadata, now_ms: int) -> CoordinatorAnswer | None:
     (epoch + 1) and aborted with markers of the new epoch; None when nothing times out."""
     if metadata.state is not TxnState.ONGOING or now_ms - metadata.started_ms <= metadata.timeout_ms:
         return None
-    done, markers = _abort(metadata, metadata.epoch + 1)
-    return CoordinatorAnswer(TxnError.NONE, done, (markers,), "transaction timed out: fenced and aborted")
+    return _complete(metadata, False, metadata.epoch + 1, "transaction timed out: fenced and aborted")

@@ -1,6 +1,6 @@
 """One partition's side of transactions: transactional batches, markers, the last stable offset.
 
-Read beside ``ProducerAppendInfo`` and ``ProducerStateManager`` (``storage/.../log/`` from 3.6,
+Read beside ``ProducerAppendInfo`` and ``ProducerStateManager`` (``storage/.../log/`` from 3.5,
 ``core/.../log/ProducerStateManager.scala`` before) and ``ReplicaManager.appendRecords``:
 
 1. **Verification** (3.6+, KIP-890 part 1): a transactional batch from a producer with no
@@ -27,6 +27,7 @@ from collections.abc import Callable
 import attrs
 
 from kafka_conformance.reference.broker.batches import LogRecord, ProducerBatch
+from kafka_conformance.reference.broker.partition_log import LogEntry
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.broker.producer_state import CheckKind, ProducerEntry, check_client_batch, record_batch
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -48,19 +49,6 @@ class Control:
     producer_id: int
     epoch: int
     commit: bool
-
-
-@attrs.frozen
-class Data:
-    """A data batch in the log."""
-
-    base_offset: int
-    batch: ProducerBatch
-
-    def records(self) -> tuple[LogRecord, ...]:
-        b = self.batch
-        return tuple(LogRecord(self.base_offset + i, v, b.producer_id, b.producer_epoch, b.sequence_of(i))
-                     for i, v in enumerate(b.values))
 
 
 @attrs.frozen
@@ -99,7 +87,7 @@ class TxnPartition:
     def __init__(self, broker: BrokerProfile, profile: TxnProfile) -> None:
         self.broker = broker
         self.profile = profile
-        self.log: list[Data | Control] = []
+        self.log: list[LogEntry | Control] = []
         self.producers: dict[int, ProducerEntry] = {}
         self.open: dict[int, int] = {}
         """``currentTxnFirstOffset`` per producer id with a transaction open here."""
@@ -132,7 +120,7 @@ class TxnPartition:
             return TxnProduceAnswer(ProduceError.INVALID_TXN_STATE.code, -1,
                                     "a non-transactional batch while the producer has a transaction open here")
         base = self.log_end_offset
-        self.log.append(Data(base, batch))
+        self.log.append(LogEntry(base, batch))
         self.log_end_offset = base + batch.record_count
         self.producers[pid] = record_batch(self.producers.get(pid), batch, base, self.broker)
         rule = check.rule
@@ -157,7 +145,7 @@ class TxnPartition:
 
     def read_uncommitted(self) -> tuple[LogRecord, ...]:
         """Every data record up to the high watermark (here the log end)."""
-        return tuple(r for item in self.log if isinstance(item, Data) for r in item.records())
+        return tuple(r for item in self.log if isinstance(item, LogEntry) for r in item.records())
 
     def read_committed(self) -> tuple[LogRecord, ...]:
         """What a read_committed consumer gets: records below the last stable offset, less the
@@ -169,8 +157,5 @@ class TxnPartition:
             return transactional and any(a.producer_id == record.producer_id and a.first_offset <= record.offset <= a.last_offset
                                          for a in self.aborted)
 
-        return tuple(r for item in self.log if isinstance(item, Data) for r in item.records()
+        return tuple(r for item in self.log if isinstance(item, LogEntry) for r in item.records()
                      if r.offset < lso and not aborted(r, item.batch.transactional))
-
-    def markers(self) -> tuple[Control, ...]:
-        return tuple(item for item in self.log if isinstance(item, Control))

@@ -1,22 +1,60 @@
-"""What running a transaction script produced, whoever ran it, and how its batches are stamped.
+"""Running a transaction script, on the model or on a broker: one walk through the steps for both.
 
-The model and the wire harness fill the same values: one :class:`StepAnswer` per step
-and one :class:`PartitionRead` per partition at the end, so the two can be compared
-field by field.  Producer ids are given as ordinals (0 for the first id the run met,
-1 for the next), since a real broker allocates its own.
-
-:class:`Stamper` is the one place batches get their stamps, so the model and the wire
-harness send byte-for-byte the same batches for the same answers.
+:func:`drive` walks a script's steps and asks a :class:`ScriptDriver` (the model, or the wire
+harness of ``adapters/brokers/wire_txn.py``) to answer each request.  It stamps batches as
+the Java client does (:class:`Stamper`) and keeps held produces until their send, so both
+sides send byte-for-byte the same batches for the same answers.  They fill the same
+values: one :class:`StepAnswer` per step and one :class:`PartitionRead` per partition at the
+end, compared field by field.  Producer ids are given as ordinals (0 for the first id the run
+met, 1 for the next), since a real broker allocates its own.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Protocol
+
 import attrs
 
 from kafka_conformance.reference.broker.batches import ProducerBatch, increment_sequence
-from kafka_conformance.reference.transactions.script import Produce, TxnScript
+from kafka_conformance.reference.transactions.script import Add, End, Init, Produce, Send, TxnScript
 
-__all__ = ["PartitionRead", "ScriptRun", "Stamper", "StepAnswer", "values_of"]
+__all__ = ["PartitionRead", "Reply", "ScriptDriver", "ScriptRun", "Stamper", "StepAnswer", "drive", "values_of"]
+
+
+@attrs.frozen
+class Reply:
+    """A driver's answer to one request: the error code, the producer id and epoch an
+    InitProducerId (or an EndTxn v5) returned, a Produce's base offset, how it came about."""
+
+    code: int
+    producer_id: int = -1
+    epoch: int = -1
+    base_offset: int = -1
+    detail: str = ""
+
+
+class ScriptDriver(Protocol):
+    """One side a script runs on."""
+
+    @property
+    def bumps_epoch_per_transaction(self) -> bool:
+        """True with transaction.version 2: EndTxn answers the producer's new epoch."""
+        ...
+
+    def now_ms(self) -> int: ...
+
+    def init(self, timeout_ms: int) -> Reply: ...
+
+    def add(self, producer_id: int, epoch: int, partitions: Iterable[int]) -> Reply: ...
+
+    def end(self, producer_id: int, epoch: int, commit: bool) -> Reply: ...
+
+    def produce(self, partition: int, batch: ProducerBatch) -> Reply: ...
+
+    def read(self, partition: int) -> PartitionRead:
+        """The partition read back by read_committed and read_uncommitted consumers."""
+        ...
 
 
 @attrs.frozen
@@ -90,3 +128,40 @@ class Stamper:
         sequence = self._next.get(key, 0)
         self._next[key] = increment_sequence(sequence, step.records)
         return ProducerBatch(pid, epoch, sequence, values_of(index, step), timestamp_ms, transactional=step.transactional)
+
+
+def drive(script: TxnScript, driver: ScriptDriver, ran_on: str) -> ScriptRun:
+    """Run every step of ``script`` through ``driver``, then read every partition back."""
+    stamper = Stamper()
+    batches: dict[int, tuple[int, ProducerBatch]] = {}
+    named: dict[str, int] = {}
+    answers: list[StepAnswer] = []
+
+    def ids(index: int, reply: Reply, instance: str, new_ids: bool) -> StepAnswer:
+        if not new_ids:
+            return StepAnswer(index, reply.code, detail=reply.detail)
+        stamper.set_ids(instance, reply.producer_id, reply.epoch)
+        return StepAnswer(index, reply.code, stamper.ordinal(reply.producer_id), reply.epoch, detail=reply.detail)
+
+    def send(index: int, origin: int) -> StepAnswer:
+        reply = driver.produce(*batches[origin])
+        return StepAnswer(index, reply.code, base_offset=reply.base_offset, detail=reply.detail)
+
+    for index, step in enumerate(script.steps):
+        if isinstance(step, Init):
+            reply = driver.init(script.timeout_ms)
+            answers.append(ids(index, reply, step.instance, reply.code == 0))
+        elif isinstance(step, Add):
+            reply = driver.add(*stamper.ids(step.instance), step.partitions)
+            answers.append(StepAnswer(index, reply.code, detail=reply.detail))
+        elif isinstance(step, End):
+            reply = driver.end(*stamper.ids(step.instance), step.commit)
+            answers.append(ids(index, reply, step.instance, reply.code == 0 and driver.bumps_epoch_per_transaction))
+        elif isinstance(step, Produce):
+            batches[index] = (step.partition, stamper.stamp(index, step, driver.now_ms()))
+            if step.name is not None:
+                named[step.name] = index
+            answers.append(StepAnswer(index, None, detail="held: stamped, not sent") if step.held else send(index, index))
+        elif isinstance(step, Send):
+            answers.append(send(index, named[step.name]))
+    return ScriptRun(script, tuple(answers), tuple(driver.read(p) for p in range(script.partitions)), ran_on)

@@ -12,7 +12,6 @@ at 4.3.1.
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
 from kafka_conformance.reference.transactions.coordinator import (
@@ -42,16 +41,16 @@ def md(state: TxnState = TxnState.EMPTY, epoch: int = EPOCH, partitions: set[int
 
 
 def test_shouldReturnInvalidRequestWhenTransactionalIdIsEmpty() -> None:
-    assert init_producer_id(None, "", 60_000, 0, V1).error is TxnError.INVALID_REQUEST
+    assert init_producer_id(None, "", 60_000, 0).error is TxnError.INVALID_REQUEST
 
 
 def test_shouldInitPidWithEpochZeroForNewTransactionalId() -> None:
-    answer = init_producer_id(None, TXN, 60_000, 0, V1)
+    answer = init_producer_id(None, TXN, 60_000, 0)
     assert (answer.error, answer.producer_id, answer.epoch) == (TxnError.NONE, 0, 0)
 
 
 def test_shouldGenerateNewProducerIdIfEpochsExhausted() -> None:
-    answer = init_producer_id(md(epoch=EPOCH_EXHAUSTED), TXN, 60_000, 99, V1)
+    answer = init_producer_id(md(epoch=EPOCH_EXHAUSTED), TXN, 60_000, 99)
     assert (answer.error, answer.producer_id, answer.epoch) == (TxnError.NONE, 99, 0)
 
 
@@ -59,7 +58,7 @@ def test_shouldGenerateNewProducerIdIfEpochsExhausted() -> None:
 def test_shouldIncrementEpochAndUpdateMetadataOnHandleInitPidWhenExisting(state: TxnState) -> None:
     """Restates the three methods ...WhenExistingEmptyTransaction, ...CompleteTransaction and
     ...CompleteCommitTransaction: the epoch goes up by one, the timeout is the new one."""
-    answer = init_producer_id(md(state), TXN, 30_000, 99, V1)
+    answer = init_producer_id(md(state), TXN, 30_000, 99)
     assert (answer.error, answer.producer_id, answer.epoch) == (TxnError.NONE, PID, EPOCH + 1)
     assert answer.metadata is not None and answer.metadata.timeout_ms == 30_000
 
@@ -67,13 +66,13 @@ def test_shouldIncrementEpochAndUpdateMetadataOnHandleInitPidWhenExisting(state:
 @pytest.mark.parametrize("state", [TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT])
 def test_shouldWaitForCommitToCompleteOnHandleInitPidAndExistingTransactionInPrepareState(state: TxnState) -> None:
     """Restates ...InPrepareCommitState and ...InPrepareAbortState."""
-    assert init_producer_id(md(state), TXN, 60_000, 99, V1).error is TxnError.CONCURRENT_TRANSACTIONS
+    assert init_producer_id(md(state), TXN, 60_000, 99).error is TxnError.CONCURRENT_TRANSACTIONS
 
 
 def test_shouldAbortTransactionOnHandleInitPidWhenExistingTransactionInOngoingState() -> None:
     """Kafka aborts at epoch + 1 and answers CONCURRENT_TRANSACTIONS; the model answers what the
     client's retry gets (epoch + 2) and writes the abort markers of epoch + 1."""
-    answer = init_producer_id(md(TxnState.ONGOING, partitions={0, 1}), TXN, 60_000, 99, V1)
+    answer = init_producer_id(md(TxnState.ONGOING, partitions={0, 1}), TXN, 60_000, 99)
     assert (answer.error, answer.epoch) == (TxnError.NONE, EPOCH + 2)
     (markers,) = answer.markers
     assert (markers.epoch, markers.commit, markers.partitions) == (EPOCH + 1, False, frozenset({0, 1}))
@@ -81,8 +80,8 @@ def test_shouldAbortTransactionOnHandleInitPidWhenExistingTransactionInOngoingSt
 
 def test_invalid_transaction_timeout() -> None:
     """``validateTransactionTimeoutMs``: above ``transaction.max.timeout.ms`` or not positive."""
-    assert init_producer_id(None, TXN, 900_001, 0, V1).error is TxnError.INVALID_TRANSACTION_TIMEOUT
-    assert init_producer_id(None, TXN, 0, 0, V1).error is TxnError.INVALID_TRANSACTION_TIMEOUT
+    assert init_producer_id(None, TXN, 900_001, 0).error is TxnError.INVALID_TRANSACTION_TIMEOUT
+    assert init_producer_id(None, TXN, 0, 0).error is TxnError.INVALID_TRANSACTION_TIMEOUT
 
 
 # -- AddPartitionsToTxn ------------------------------------------------------------
@@ -224,16 +223,16 @@ def test_shouldNotAbortExpiredTransactionsThatHaveAPendingStateTransition() -> N
 
 
 def test_testInitializeEpoch() -> None:
-    assert init_producer_id(None, TXN, 60_000, 7, V1).epoch == 0
+    assert init_producer_id(None, TXN, 60_000, 7).epoch == 0
 
 
 def test_testNormalEpochBump() -> None:
-    answer = init_producer_id(md(epoch=735), TXN, 60_000, 7, V1)
+    answer = init_producer_id(md(epoch=735), TXN, 60_000, 7)
     assert answer.metadata is not None and (answer.epoch, answer.metadata.last_epoch) == (736, 735)
 
 
 def test_testRotateProducerId() -> None:
-    answer = init_producer_id(md(epoch=EPOCH_EXHAUSTED), TXN, 60_000, PID + 1, V1)
+    answer = init_producer_id(md(epoch=EPOCH_EXHAUSTED), TXN, 60_000, PID + 1)
     assert (answer.producer_id, answer.epoch) == (PID + 1, 0)
 
 
@@ -280,4 +279,4 @@ def test_transaction_version_2_needs_kafka_4() -> None:
         txn_profile("3.9.1", transaction_version=2)
     with pytest.raises(ValueError, match=r"3\.0\.0"):
         txn_profile("2.8.2")
-    assert attrs.evolve(V1).verifies_partitions and not V35.verifies_partitions
+    assert V1.verifies_partitions and not V35.verifies_partitions
