@@ -32,8 +32,9 @@ import platform
 import statistics
 import time
 
+from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.producer.check import run_and_judge
-from kafka_conformance.producer.clients import CLIENTS, REAL_CLIENTS, ClientSpecError, resolve_client
+from kafka_conformance.producer.clients import CLIENTS, REAL_CLIENTS, resolve_client
 from kafka_conformance.producer.engines import shared_brokers
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule
 from kafka_conformance.reference.traces.program import FlushStep, ProducerTrace, SendStep
@@ -78,7 +79,7 @@ def main() -> None:
         if client != "model":
             try:
                 resolve_client(client)
-            except ClientSpecError as exc:
+            except TargetError as exc:
                 print(f"| {client} | - | - | - | - | - | not installed: {exc} |")
                 continue
         for broker in brokers if client != "model" else ["model"]:

@@ -64,15 +64,14 @@ def producer_tests(
 
     def test_generated_traces(self: Any, request: pytest.FixtureRequest) -> None:
         """Hypothesis-generated failure traces, shrunk and saved when a guarantee breaks."""
+        from kafka_conformance.adapters.targets import TargetError
         from kafka_conformance.producer.check import check_producer
-        from kafka_conformance.producer.clients import ClientSpecError
-        from kafka_conformance.producer.engines import BrokerSpecError
         from kafka_conformance.producer.render import to_text
 
         try:
             report = check_producer(client, broker=broker, kafka_version=_release(kafka_version), max_examples=max_examples,
                                     seed=_seed(request), failures_dir=_failures(request, failures_dir))
-        except (ClientSpecError, BrokerSpecError) as exc:
+        except TargetError as exc:
             raise pytest.UsageError(str(exc)) from exc
         if report.exit_code != 0:
             pytest.fail(to_text(report), pytrace=False)
@@ -119,8 +118,7 @@ def _failures(request: pytest.FixtureRequest, chosen: str | None) -> Path:
 
 
 def _run_row(client: str, broker: str, kafka_version: str, number: str, failures_dir: Path) -> None:
-    from kafka_conformance.producer.clients import ClientSpecError
-    from kafka_conformance.producer.engines import BrokerSpecError
+    from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.producer.render import describe_run
     from kafka_conformance.producer.report import RunStatus
     from kafka_conformance.producer.table import ColumnUnusable, run_table, table_rows
@@ -128,7 +126,7 @@ def _run_row(client: str, broker: str, kafka_version: str, number: str, failures
     try:
         (result,) = run_table(client, broker=broker, kafka_version=kafka_version, rows=table_rows([number]),
                               failures_dir=failures_dir)
-    except (ClientSpecError, BrokerSpecError) as exc:
+    except TargetError as exc:
         raise pytest.UsageError(str(exc)) from exc
     except ColumnUnusable as exc:
         pytest.skip(f"{client} cannot run against {broker} here: {exc}")
@@ -147,14 +145,14 @@ def broker_tests(target: str, *, kafka_version: str | None = None, max_examples:
 
     def test_crafted_requests(self: Any, request: pytest.FixtureRequest) -> None:
         """The probe table and generated crafted Produce sequences, answer by answer and log against log."""
+        from kafka_conformance.adapters.targets import TargetError
         from kafka_conformance.broker.check import check_broker
         from kafka_conformance.broker.report import render_broker_text
-        from kafka_conformance.broker.targets import BrokerTargetError
 
         try:
             report = check_broker(target, kafka_version=_release(kafka_version), max_examples=max_examples, seed=_seed(request),
                                   failures_dir=_failures(request, failures_dir), table=True)
-        except BrokerTargetError as exc:
+        except TargetError as exc:
             raise pytest.UsageError(str(exc)) from exc
         if report.verdict != "conforms":
             pytest.fail(render_broker_text(report), pytrace=False)

@@ -51,6 +51,7 @@ from kafka_conformance.adapters.jvm.codec import (
     raise_for,
     tok,
 )
+from kafka_conformance.adapters.jvm.maven import Artifact, JarError, resolve_user_artifact
 from kafka_conformance.adapters.jvm.session import JvmSession, close_shared_sessions, shared_session
 from kafka_conformance.adapters.protocol import AdapterError, Capabilities
 from kafka_conformance.reference.acl.filters import AclBindingFilter
@@ -295,12 +296,15 @@ class JvmSpec:
     by_type: ByTypeVariant | None = None
     jars: tuple[str, ...] = ()
     classpath_given: tuple[str, ...] = ()
+    maven: tuple[str, ...] = ()
+    """``maven=`` coordinates, as given: resolved again whenever the spec is opened."""
 
     @property
     def spec(self) -> str:
         """The part after ``jvm:``, complete (a classpath from the environment written in), so that
         a saved case runs again with nothing else set."""
-        options = [f"jar={j}" for j in self.jars]
+        options = [f"maven={m}" for m in self.maven]
+        options += [f"jar={j}" for j in self.jars]
         if self.classpath_given:
             options.append("classpath=" + os.pathsep.join(self.classpath_given))
         if self.by_type is not None:
@@ -308,26 +312,33 @@ class JvmSpec:
         return ",".join([self.class_name, *options])
 
 
-_JVM_GRAMMAR = "jvm:CLASS[,jar=FILE.jar ...][,classpath=PATHS][,by-type=default|acl|truth]"
+_JVM_GRAMMAR = ("jvm:CLASS[,maven=GROUP:ARTIFACT:VERSION ...][,jar=FILE.jar ...][,classpath=PATHS]"
+                "[,by-type=default|acl|truth]")
 
 
 def parse_jvm_spec(rest: str) -> JvmSpec:
-    """``CLASS[,jar=FILE][,classpath=PATHS][,by-type=VARIANT]`` (the part after ``jvm:``).
+    """``CLASS[,maven=G:A:V][,jar=FILE][,classpath=PATHS][,by-type=VARIANT]`` (the part after ``jvm:``).
 
+    ``maven=`` (repeatable) is an artifact of the user's, resolved with Maven, its runtime
+    dependencies with it (:func:`~kafka_conformance.adapters.jvm.maven.resolve_user_artifact`);
     ``jar=`` (repeatable) names a jar that must exist; ``classpath=`` (or, without it,
     ``$KAFKA_CONFORMANCE_CLASSPATH``) is a list of entries separated as the platform
-    separates paths, ``DIR/*`` meaning every jar in ``DIR`` as for ``java``."""
+    separates paths, ``DIR/*`` meaning every jar in ``DIR`` as for ``java``.  The classpath
+    is the resolved ``maven=`` jars, then the ``jar=`` files, then the ``classpath=`` entries."""
     class_name, *options = rest.split(",")
     if not class_name.strip():
         raise ValueError(f"expected {_JVM_GRAMMAR}")
     classpath = os.environ.get(CLASSPATH_ENV, "")
     by_type = None
     jars: list[str] = []
+    coordinates: list[Artifact] = []
     for option in options:
         key, sep, value = option.partition("=")
         key = key.strip()
         if key == "classpath" and sep:
             classpath = value
+        elif key == "maven" and sep:
+            coordinates.append(Artifact.parse(value))
         elif key == "jar" and sep:
             path = os.path.abspath(os.path.expanduser(value.strip()))
             if not os.path.isfile(path):
@@ -338,7 +349,14 @@ def parse_jvm_spec(rest: str) -> JvmSpec:
         else:
             raise ValueError(f"unknown jvm target option {option.strip()!r}; expected {_JVM_GRAMMAR}")
     given = tuple(p for p in classpath.split(os.pathsep) if p)
-    return JvmSpec(class_name.strip(), (*jars, *given), by_type, tuple(jars), given)
+    resolved: list[str] = []
+    for artifact in coordinates:
+        try:
+            resolved += [str(jar) for jar in resolve_user_artifact(artifact)]
+        except JarError as exc:
+            raise ValueError(f"maven={artifact}: {exc}") from None
+    return JvmSpec(class_name.strip(), (*resolved, *jars, *given), by_type, tuple(jars), given,
+                   tuple(a.coordinate for a in coordinates))
 
 
 def jvm_factory(rest: str | JvmSpec) -> Callable[[], JvmAuthorizer]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -43,6 +44,7 @@ __all__ = [
     "fetch_artifact",
     "load_lock",
     "lock_file",
+    "resolve_user_artifact",
     "sha256",
 ]
 
@@ -75,6 +77,18 @@ class Artifact:
 
     def __str__(self) -> str:
         return self.coordinate
+
+    @classmethod
+    def parse(cls, text: str) -> Artifact:
+        """``GROUP:ARTIFACT:VERSION``; ValueError naming what is wrong."""
+        parts = text.strip().split(":")
+        if len(parts) != 3 or not all(_COORDINATE_PART.fullmatch(p) for p in parts):
+            raise ValueError(f"{text.strip()!r} is not a Maven coordinate GROUP:ARTIFACT:VERSION, "
+                             "e.g. com.example:my-authorizer:1.0")
+        return cls(*parts)
+
+
+_COORDINATE_PART = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 def cache_dir() -> Path:
@@ -188,6 +202,56 @@ def mvn_tool() -> str | None:
     return shutil.which("mvn")
 
 
+def _copy_dependencies(artifact: Artifact, staging: Path, hint: str) -> Path:
+    """``artifact`` and its runtime dependencies, in Maven's repository layout under ``staging/jars``,
+    resolved with the kit's one POM; JarError with Maven's last lines when it cannot."""
+    mvn = mvn_tool()
+    if mvn is None:
+        raise JarError("Maven (mvn) not found: install Maven 3.8+ (Debian: apt-get install maven) or set MAVEN_HOME")
+    shutil.copy(_maven_folder() / "pom.xml", staging / "pom.xml")
+    jars = staging / "jars"
+    command = [mvn, "-q", "-B", "-f", str(staging / "pom.xml"), "dependency:copy-dependencies",
+               f"-DoutputDirectory={jars}", "-Dmdep.useRepositoryLayout=true",
+               f"-Dkc.group={artifact.group}", f"-Dkc.artifact={artifact.artifact}",
+               f"-Dkc.version={artifact.version}"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=_MVN_TIMEOUT_S,
+                              cwd=staging, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as exc:
+        raise JarError(f"mvn did not finish resolving {artifact} within {_MVN_TIMEOUT_S} s") from exc
+    if done.returncode != 0 or not jars.is_dir():
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-12:])
+        raise JarError(f"mvn could not resolve {artifact} (exit {done.returncode}); {hint}\n{tail}")
+    return jars
+
+
+def resolve_user_artifact(artifact: Artifact, *, cache: Path | None = None) -> tuple[Path, ...]:
+    """The jars of a user's own artifact (``maven=`` of a ``jvm:`` target) and of its runtime
+    dependencies, resolved with Maven as Kafka's jars are, from the user's repositories
+    (``mvn install`` puts a build into the local one).
+
+    Not held to the kit's lock: the lock pins the judge, and this is the code under test.
+    Resolved afresh on every use, so a SNAPSHOT rebuilt between two runs is the one each runs;
+    ``provided`` dependencies (Kafka's own jars, as a plugin declares them) never come with
+    it.  Checked: Maven's answer holds the artifact's own jar."""
+    folder = (cache or cache_dir()) / "user"
+    folder.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{artifact.directory_name}.", dir=folder))
+    try:
+        jars = _copy_dependencies(artifact, staging, "build and install it first (mvn install), or check the "
+                                  "repositories in ~/.m2/settings.xml")
+        own = jars.joinpath(*artifact.group.split("."), artifact.artifact, artifact.version)
+        if not any(own.glob("*.jar")):
+            raise JarError(f"mvn resolved {artifact} but gave no jar of it (is its packaging jar?)")
+        where = folder / f"{artifact.group}_{artifact.directory_name}"
+        if where.exists():
+            shutil.rmtree(where)
+        os.replace(jars, where)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return tuple(sorted(where.rglob("*.jar")))
+
+
 def fetch_artifact(
     artifact: Artifact, *, cache: Path | None = None, update_lock: bool = False,
     log: Callable[[str], Any] = lambda _: None,
@@ -201,29 +265,12 @@ def fetch_artifact(
         if artifact.coordinate not in load_lock():
             raise JarError(f"{artifact} is not in the kit's lock ({lock_file()}): this release is not one the kit "
                            "has pinned; a maintainer adds it with: kafka-conformance fetch --update-lock")
-    mvn = mvn_tool()
-    if mvn is None:
-        raise JarError("Maven (mvn) not found: install Maven 3.8+ (Debian: apt-get install maven) or set MAVEN_HOME")
     where = root / "maven" / artifact.directory_name
     (root / "maven").mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{artifact.directory_name}.", dir=root / "maven"))
     try:
-        shutil.copy(_maven_folder() / "pom.xml", staging / "pom.xml")
-        jars = staging / "jars"
-        command = [mvn, "-q", "-B", "-f", str(staging / "pom.xml"), "dependency:copy-dependencies",
-                   f"-DoutputDirectory={jars}", "-Dmdep.useRepositoryLayout=true",
-                   f"-Dkc.group={artifact.group}", f"-Dkc.artifact={artifact.artifact}",
-                   f"-Dkc.version={artifact.version}"]
         log(f"resolving {artifact} with Maven ...")
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=_MVN_TIMEOUT_S,
-                                  cwd=staging, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired as exc:
-            raise JarError(f"mvn did not finish resolving {artifact} within {_MVN_TIMEOUT_S} s") from exc
-        if done.returncode != 0 or not jars.is_dir():
-            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-12:])
-            raise JarError(f"mvn could not resolve {artifact} (exit {done.returncode}); is this release served "
-                           f"by your Maven repository?\n{tail}")
+        jars = _copy_dependencies(artifact, staging, "is this release served by your Maven repository?")
         sums = _sums(jars)
         if update_lock:
             sets = load_lock()

@@ -1,24 +1,10 @@
-"""Target spec strings: one name for an implementation, used by the CLI, the pytest
-option and corpora alike.
+"""Authorizer targets: a spec of the authorizer role (:mod:`kafka_conformance.adapters.targets`
+holds the one grammar, ``docs/targets.md`` lists it) opened as a factory of fresh adapters.
 
-Grammar:
-
-* ``reference`` | ``reference:VERSION`` | ``reference:VERSION:FLAVOUR`` — the
-  kit's own reference authorizer (a sanity check of a set-up);
-  ``reference-indexed[...]`` — the same answers from the indexed engine;
-* ``python:package.module:factory`` — ``factory()`` returns an object satisfying
-  :class:`~kafka_conformance.adapters.protocol.AuthorizerUnderTest`; it is
-  called once per case, so every case starts from a fresh authorizer;
-* ``cmd:<command line>`` — an implementation in any language run as a process
-  speaking JSON lines on stdin/stdout (``docs/subprocess-protocol.md``); the
-  command line is split like a POSIX shell would, but never run by one;
-* ``jvm:CLASS[,classpath=PATHS][,by-type=default|acl|truth]`` — a Java
-  ``org.apache.kafka.server.authorizer.Authorizer`` hosted in a JVM through
-  py4j (classpath also from ``$KAFKA_CONFORMANCE_CLASSPATH``); and the built-in
-  ``kafka-default-by-type``: Kafka 4.3.0's real ``authorizeByResourceType``
-  default (see ``adapters/jvm/adapter.py``);
-* a name registered by a third party in the ``kafka_conformance.targets``
-  entry-point group, whose value is such a factory.
+A ``python:`` factory is called once per case, so every case starts from a fresh
+authorizer; ``cmd:`` and ``jvm:`` targets share one process or JVM across cases (a fresh
+object each), stopped by :func:`close_targets` or at interpreter exit; ``kafka:VERSION``
+is Apache Kafka's own authorizer of the release, from jars ``kafka-conformance fetch`` gets.
 """
 
 from __future__ import annotations
@@ -43,6 +29,7 @@ from kafka_conformance.adapters.protocol import (
 )
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.adapters.sandbox import sandboxed
+from kafka_conformance.adapters.targets import ENTRY_POINT_GROUP, KINDS, Role, TargetError, parse_target
 from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, TimedAdapter, call_within, check_timeout
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
@@ -50,13 +37,6 @@ from kafka_conformance.reference.releases import DEFAULT_VERSION, known_release
 
 __all__ = ["CODE_KINDS", "ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "names_code",
            "replay_command", "resolve_target", "short_label"]
-
-ENTRY_POINT_GROUP = "kafka_conformance.targets"  # a public name: third parties register under it
-
-
-class TargetError(ValueError):
-    """A target spec that cannot be used; the CLI turns it into exit code 2."""
-
 
 @attrs.frozen
 class Target:
@@ -76,13 +56,14 @@ class Target:
 
 def short_label(spec: str) -> str:
     """A spec short enough to read: a ``jvm:`` target by its class's simple name and the jar
-    it comes from (a classpath can be kilobytes long), a long ``python:`` one by its module's
+    or Maven artifact it comes from (a classpath can be kilobytes long), a long ``python:`` one by its module's
     last part and its factory, any other spec as it is, cut at 80 characters."""
     kind, _, rest = spec.partition(":")
     if kind == "jvm" and rest:
         class_name, *options = rest.split(",")
         label = f"jvm:{class_name.strip().rsplit('.', 1)[-1]}"
         jars = [os.path.basename(o.partition("=")[2]) for o in options if o.strip().startswith("jar=")]
+        jars += [":".join(o.partition("=")[2].split(":")[1:]) for o in options if o.strip().startswith("maven=")]
         return label + (f" ({', '.join(jars)})" if jars else "")
     if kind == "python" and len(spec) > 48:  # the module's last part and the factory: what tells targets apart
         module, _, attr = rest.partition(":")
@@ -103,21 +84,16 @@ def close_targets() -> None:
 
 
 def builtin_targets() -> list[tuple[str, str, bool]]:
-    """(name, description, runnable here) for ``kafka-conformance targets``."""
-    found = [
-        ("reference[:VERSION[:FLAVOUR]]", "the kit's reference authorizer", True),
-        ("reference-indexed[:VERSION[:FLAVOUR]]", "the reference's indexed engine (same answers, fast)", True),
-        ("cmd:COMMAND LINE", "an implementation in any language over JSON lines (docs/subprocess-protocol.md)", True),
-    ]
+    """(grammar, description, runnable here) of every authorizer kind, for ``kafka-conformance targets``."""
     jvm_ready = shutil.which("java") is not None and importlib.util.find_spec("py4j") is not None
-    found += [(name, what, jvm_ready) for name, what in _JVM_BUILTINS.items()]
-    found.append(("jvm:CLASS[,classpath=PATHS]", "a Java Authorizer hosted through py4j", jvm_ready))
-    found.append(("kafka:VERSION[:standard|acl]", "Apache Kafka's own StandardAuthorizer or AclAuthorizer of a release "
-                  "(kafka-conformance targets --kafka lists them)", jvm_ready))
+    found = [(kind.usage, kind.roles[Role.AUTHORIZER], jvm_ready if kind.name in _NEEDS_JVM else True)
+             for kind in KINDS.values() if Role.AUTHORIZER in kind.roles and kind.name != "python"]
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.append((ep.name, f"third-party target from {ep.value}", True))
     return found
 
+
+_NEEDS_JVM = ("jvm", "kafka", "kafka-default-by-type")
 
 CODE_KINDS = ("python", "cmd", "jvm")
 """Target kinds whose spec names code to run (a module, a command, classes and jars)."""
@@ -151,9 +127,7 @@ def resolve_target(
     by them.  ``timeout`` bounds every call into the target, in seconds (default
     :data:`~kafka_conformance.adapters.timed.DEFAULT_TIMEOUT_S`).
     """
-    spec = spec.strip()
-    if not spec:
-        raise TargetError("empty target spec; try --target reference")
+    spec = parse_target(spec, Role.AUTHORIZER).text
     try:
         seconds = DEFAULT_TIMEOUT_S if timeout is None else check_timeout(timeout, "the timeout")
         default_timeout()  # refuses the environment variable it replaced, rather than ignore it
@@ -172,11 +146,11 @@ def resolve_target(
             target = _python(spec, rest, seconds)
         elif kind == "cmd":
             target = _cmd(spec, rest, seconds)
-        elif kind == "jvm" or spec in _JVM_BUILTINS:
+        elif kind in ("jvm", _JVM_BUILTIN):
             target = _jvm(spec, rest, seconds)
         elif kind == "kafka":
             target = _kafka(spec, rest)
-        else:
+        else:  # parse_target let it through: a registered entry point
             target = _entry_point(spec, seconds)
         return _override(target, kafka_version, flavour)
     except AclValueError as exc:
@@ -299,7 +273,7 @@ def _cmd(spec: str, command: str, timeout: float) -> Target:
     return Target(spec, factory, caps)
 
 
-_JVM_BUILTINS = {"kafka-default-by-type": "Kafka 4.3.0's real authorizeByResourceType default (JVM)"}
+_JVM_BUILTIN = "kafka-default-by-type"
 
 
 def _jvm(spec: str, rest: str, timeout: float) -> Target:
@@ -314,7 +288,7 @@ def _jvm(spec: str, rest: str, timeout: float) -> Target:
 
     label = short_label(spec)
     try:
-        if spec in _JVM_BUILTINS:
+        if spec == _JVM_BUILTIN:
             factory = jvm_adapter.builtin_factory(spec)
         else:
             parsed = jvm_adapter.parse_jvm_spec(rest)
@@ -340,8 +314,5 @@ def _kafka(spec: str, rest: str) -> Target:
 
 
 def _entry_point(spec: str, timeout: float) -> Target:
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == spec:
-            return _from_factory(spec, ep.load(), timeout)
-    names = ", ".join(n for n, _, _ in builtin_targets())
-    raise TargetError(f"unknown target {spec!r}; known: {names}, python:MODULE:FACTORY")
+    (ep,) = (ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec)
+    return _from_factory(spec, ep.load(), timeout)

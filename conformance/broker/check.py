@@ -37,6 +37,7 @@ from hypothesis.errors import FlakyFailure, FlakyReplay
 from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
+from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes, excluded_classes
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
@@ -44,7 +45,7 @@ from kafka_conformance.broker.coverage import coverage_cases
 from kafka_conformance.broker.probes import PROBES, run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases
-from kafka_conformance.broker.targets import BrokerHandle, BrokerTargetError, open_broker_target
+from kafka_conformance.broker.targets import BrokerHandle, open_broker_target
 from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.outputs import write_output
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
@@ -94,12 +95,12 @@ def _profile(kafka_version: str) -> BrokerProfile:
     """The broker rules of a modelled release; also the one place the suite's wire client is
     checked for, so that a missing extra is a usage error, not an ImportError."""
     if importlib.util.find_spec("kafka") is None:
-        raise BrokerTargetError("the broker suite builds its requests with kafka-python, which is not installed: "
+        raise TargetError("the broker suite builds its requests with kafka-python, which is not installed: "
                                 "pip install 'kafka-conformance[clients]'")
     try:
         return broker_profile(known_release(kafka_version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
-        raise BrokerTargetError(f"--kafka-version {kafka_version}: {exc}") from exc
+        raise TargetError(f"--kafka-version {kafka_version}: {exc}") from exc
 
 
 def check_broker(
@@ -118,7 +119,7 @@ def check_broker(
 ) -> BrokerReport:
     """Hold the broker named by ``target`` to Kafka ``kafka_version``'s producer-state rules.
 
-    Raises BrokerTargetError for an unknown or unusable target (the CLI's exit code 2).
+    Raises TargetError for an unknown or unusable target (the CLI's exit code 2).
     ``max_examples`` is the number of generated cases in all, as in the other suites
     (examples per property): the rounds share it, each looking for one more distinct
     anomaly with what the earlier rounds left; 0 runs the probe table only.
@@ -127,7 +128,7 @@ def check_broker(
     """
     profile = _profile(kafka_version)
     if max_examples < 0 or max_rounds < 1:
-        raise BrokerTargetError("max_examples must be >= 0 and max_rounds >= 1")
+        raise TargetError("max_examples must be >= 0 and max_rounds >= 1")
     seed = run_seed(seed, settings)
     started = time.monotonic()
     column = f"broker {target}@{profile.version}"
@@ -302,7 +303,7 @@ def load_broker_case(path: Path) -> tuple[dict[str, Any], BrokerCase]:
 
 
 def replay_broker_case(path: str | Path, *, target: str | None = None, kafka_version: str | None = None) -> ReplayResult:
-    """Re-run one saved case against its target (or ``target``); BrokerTargetError/CaseError for bad input."""
+    """Re-run one saved case against its target (or ``target``); TargetError/CaseError for bad input."""
     data, case = load_broker_case(Path(path))
     spec = target or str(data.get("target", ""))
     version = kafka_version or str(data.get("kafka_version", DEFAULT_RELEASE))

@@ -1,20 +1,14 @@
-"""Broker target specs: which broker a broker check runs against, and how it is started and stopped.
+"""Broker targets: a spec of the broker role (:mod:`kafka_conformance.adapters.targets` holds the
+one grammar, ``docs/targets.md`` lists it) opened as a running broker for the length of a run.
 
-Grammar:
+``tansu``, ``noida``, ``rdkafka-mock`` and ``kafka:VERSION`` are started by the kit on a free
+127.0.0.1 port and stopped at the end (``adapters/brokers/launchers.py``); ``bootstrap:HOST:PORT``
+is never started or stopped (each case creates its own topic there); ``test-broker[:VERSION]``
+is the kit's Python test broker in this process; ``kfake`` is built from the kit's Go module.
 
-* ``tansu`` | ``noida`` | ``rdkafka-mock`` — a real broker from a PyPI wheel,
-  started by the kit on a free 127.0.0.1 port for the whole run and stopped at
-  its end (``adapters/brokers/launchers.py``);
-* ``bootstrap:HOST:PORT`` — a broker the user already runs (never started or
-  stopped by the kit; each case creates its own topic there);
-* ``test-broker[:KAFKA_VERSION]`` — the kit's Python test broker, a cluster in
-  one process governed by the reference model, when that module is installed;
-* ``kfake`` — franz-go's in-memory cluster (one broker), built from the kit's Go
-  module on first use and started on 127.0.0.1 (``adapters/go/kfake.py``).
-
-New kinds plug in with one entry in :data:`BROKER_TARGETS`: a function of the
-spec's argument (or None) returning a context manager that yields an object
-with ``host``, ``port`` and ``describe()``.
+New kinds plug in with one entry in :data:`BROKER_TARGETS` (and one in the grammar): a
+function of the spec's argument (or None) returning a context manager that yields an
+object with ``host``, ``port`` and ``describe()``.
 """
 
 from __future__ import annotations
@@ -28,21 +22,16 @@ from typing import Any
 import attrs
 
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
-from kafka_conformance.credentials import redact_spec
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 
 __all__ = [
     "BROKER_TARGETS",
     "BrokerHandle",
-    "BrokerTargetError",
     "broker_targets_table",
     "open_broker_target",
     "parse_broker_target",
 ]
-
-
-class BrokerTargetError(ValueError):
-    """An unknown or unusable broker target (the CLI's exit code 2); says what to install if that is why."""
 
 
 @attrs.frozen
@@ -76,13 +65,15 @@ class BrokerHandle:
 @contextlib.contextmanager
 def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     spec = name if arg is None else f"{name}:{arg}"
-    if arg is not None and name not in ("bootstrap", "kafka"):
-        raise BrokerTargetError(f"broker target {name!r} takes no argument (got {spec!r})")
     with contextlib.ExitStack() as stack:
         try:
             broker = stack.enter_context(start_broker(spec))
-        except (BrokerUnavailable, BrokerStartError, ValueError) as exc:
-            raise BrokerTargetError(str(exc)) from exc
+        except BrokerUnavailable as exc:
+            raise TargetError(str(exc), Problem.UNAVAILABLE, Role.BROKER) from exc
+        except BrokerStartError as exc:
+            raise TargetError(str(exc), Problem.DID_NOT_START, Role.BROKER) from exc
+        except ValueError as exc:
+            raise TargetError(str(exc), Problem.MALFORMED, Role.BROKER) from exc
         yield BrokerHandle(spec, broker.host, broker.port, broker.describe(), restart=broker.restart)
 
 
@@ -90,13 +81,14 @@ def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
 def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     """The in-process Python test broker (``adapters/brokers/testbroker.py``), when present."""
     if importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None:
-        raise BrokerTargetError("test-broker: the Python test broker (kafka_conformance.adapters.brokers.testbroker) is not in this build")
+        raise TargetError("test-broker: the Python test broker (kafka_conformance.adapters.brokers.testbroker) is not in "
+                          "this build", Problem.UNAVAILABLE, Role.BROKER)
     module: Any = importlib.import_module("kafka_conformance.adapters.brokers.testbroker")
     version = arg or DEFAULT_RELEASE
     try:
         version = str(known_release(version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
-        raise BrokerTargetError(f"test-broker:{version}: {exc}") from exc
+        raise TargetError(f"test-broker:{version}: {exc}", Problem.MALFORMED, Role.BROKER) from exc
     with module.TestCluster(kafka_version=version) as cluster:
         host, _, port = str(cluster.bootstrap).split(",")[0].rpartition(":")
         description = f"Python test broker (Kafka {version} model) at {cluster.bootstrap}"
@@ -106,15 +98,13 @@ def _test_broker(name: str, arg: str | None) -> Iterator[BrokerHandle]:
 
 @contextlib.contextmanager
 def _kfake(name: str, arg: str | None) -> Iterator[BrokerHandle]:
-    if arg is not None:
-        raise BrokerTargetError(f"broker target kfake takes no argument (got {name}:{arg})")
     from kafka_conformance.adapters.go.kfake import KfakeError, kfake_cluster
 
     with contextlib.ExitStack() as stack:
         try:
             cluster = stack.enter_context(kfake_cluster(1))
         except KfakeError as exc:
-            raise BrokerTargetError(str(exc)) from exc
+            raise TargetError(str(exc), Problem.DID_NOT_START, Role.BROKER) from exc
         yield BrokerHandle("kfake", cluster.host, cluster.port, cluster.describe())
 
 
@@ -130,19 +120,16 @@ BROKER_TARGETS: dict[str, Callable[[str, str | None], AbstractContextManager[Bro
 
 
 def parse_broker_target(spec: str) -> tuple[str, str | None]:
-    """(kind, argument) of a spec; a BrokerTargetError naming the known kinds if it is unknown."""
-    name, sep, arg = spec.strip().partition(":")
-    if name not in BROKER_TARGETS:
-        known = "tansu, noida, rdkafka-mock, kfake, kafka:VERSION, bootstrap:HOST:PORT, test-broker[:VERSION]"
-        raise BrokerTargetError(f"unknown broker target {spec!r}; known: {known}")
-    if name == "bootstrap":
-        host, colon, port = arg.rpartition(":")
-        if not sep or not colon or not host or "," in host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise BrokerTargetError(f"{redact_spec(spec)}: bootstrap needs one address, bootstrap:HOST:PORT "
-                                    "(the broker suite takes no logins)")
-    if name == "kafka" and not arg:
-        raise BrokerTargetError("kafka needs a release: kafka:VERSION (3.3.0 to 4.4.0), e.g. kafka:4.3.1")
-    return name, (arg if sep else None)
+    """(kind, argument) of a spec of the broker role; a :class:`TargetError` saying what is wrong."""
+    parsed = parse_target(spec, Role.BROKER)
+    if parsed.kind == "kafka":
+        from kafka_conformance.adapters.brokers.kafka_broker import broker_release
+
+        try:
+            broker_release(str(parsed.argument))
+        except ValueError as exc:
+            raise TargetError(str(exc), Problem.MALFORMED, Role.BROKER) from None
+    return parsed.kind, parsed.argument
 
 
 @contextlib.contextmanager
@@ -153,7 +140,7 @@ def open_broker_target(spec: str) -> Iterator[BrokerHandle]:
         try:
             handle = stack.enter_context(BROKER_TARGETS[name](name, arg))
         except BrokerStartError as exc:
-            raise BrokerTargetError(f"broker target {spec!r} did not start: {exc}") from exc
+            raise TargetError(f"broker target {spec!r} did not start: {exc}", Problem.DID_NOT_START, Role.BROKER) from exc
         yield handle
 
 

@@ -49,9 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.broker.check import check_broker
     from kafka_conformance.broker.report import render_broker_json, render_broker_junit, render_broker_text
-    from kafka_conformance.broker.targets import BrokerTargetError
 
     if args.max_examples == 0 and not args.table:
         raise UsageError("--max-examples 0 needs --table (nothing would run)")
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 timeout=args.timeout, failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
                 progress=progress,
             )
-    except BrokerTargetError as exc:
+    except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_broker_text(report))
     types.write_file(args.report_json, render_broker_json(report))
@@ -75,15 +75,15 @@ def run(args: argparse.Namespace) -> int:
 
 def replay(paths: list[Path], target: str | None = None) -> int:
     """Re-run saved broker cases (``kafka-conformance replay`` hands broker case files here)."""
+    from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.broker.cases import CaseError
     from kafka_conformance.broker.check import replay_broker_case
-    from kafka_conformance.broker.targets import BrokerTargetError
 
     worst = EXIT_OK
     for path in paths:
         try:
             result = replay_broker_case(path, target=target)
-        except (CaseError, BrokerTargetError) as exc:
+        except (CaseError, TargetError) as exc:
             print(f"ERROR  {exc}" if str(path) in str(exc) else f"ERROR  {path}: {exc}")
             worst = EXIT_USAGE
             continue
@@ -104,14 +104,15 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_transactions(args: argparse.Namespace) -> int:
-    from kafka_conformance.transactions.check import TxnTargetError, check_transactions
+    from kafka_conformance.adapters.targets import TargetError
+    from kafka_conformance.transactions.check import check_transactions
     from kafka_conformance.transactions.report import render_txn_json, render_txn_text, row_line
 
     types.output_file(args.report_json, "--report-json")
     try:
         report = check_transactions(args.broker, kafka_version=args.kafka_version, transaction_version=args.transaction_version,
                                     rows=args.rows, on_row=lambda row: print(row_line(row), file=sys.stderr))
-    except TxnTargetError as exc:
+    except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_txn_text(report))
     types.write_file(args.report_json, render_txn_json(report))

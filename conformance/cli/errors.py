@@ -84,17 +84,13 @@ def user_errors() -> tuple[type[BaseException], ...]:
 
     Imported here, not at module level, so that ``--help`` stays fast."""
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
-    from kafka_conformance.authorizer.targets import TargetError
+    from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.broker.cases import CaseError
-    from kafka_conformance.broker.targets import BrokerTargetError
     from kafka_conformance.corpora.parquet_io import PyarrowMissing
-    from kafka_conformance.producer.clients import ClientSpecError
-    from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.reference.bounded import BoundsError
     from kafka_conformance.reference.errors import AclFileError, AclValueError, ConfigError
 
-    return (UsageError, TargetError, BrokerTargetError, CaseError, ClientSpecError, BrokerSpecError,
-            ClientConfigError, AclFileError, AclValueError, ConfigError, BoundsError, PyarrowMissing)
+    return (UsageError, TargetError, CaseError, ClientConfigError, AclFileError, AclValueError, ConfigError, BoundsError, PyarrowMissing)
 
 
 @contextlib.contextmanager

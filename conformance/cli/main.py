@@ -142,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
 
     targets = sub.add_parser("targets", help="list the built-in targets and whether each can run here")
     targets.add_argument("--kafka", action="store_true", help="also list every real Kafka authorizer release (kafka:VERSION)")
+    targets.add_argument("--grammar", action="store_true",
+                         help="print the grammar of target specs (every kind, and what it is in each command) as Markdown")
     return parser
 
 
@@ -273,7 +275,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run[args.command](args)
     from kafka_conformance.cli import targets as cli_targets
 
-    return cli_targets.run(args.kafka)
+    return cli_targets.grammar() if args.grammar else cli_targets.run(args.kafka)
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -66,9 +66,8 @@ def quiet_clients() -> None:
 def run(args: argparse.Namespace) -> int:
     quiet_clients()
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
+    from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.producer.check import check_producer
-    from kafka_conformance.producer.clients import ClientSpecError
-    from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import dumps_json, to_junit_xml, to_text
 
     types.output_file(args.report_json, "--report-json")
@@ -82,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
                 args.client, kafka_version=args.kafka_version, broker=args.broker, max_examples=args.max_examples,
                 seed=args.seed, table=args.table, failures_dir=args.failures_dir, progress=progress,
             )
-    except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
+    except (TargetError, ClientConfigError) as exc:
         raise UsageError(str(exc)) from exc
     print(to_text(report))
     types.write_file(args.report_json, dumps_json(report))
@@ -96,9 +95,9 @@ def run(args: argparse.Namespace) -> int:
 def run_matrix_command(args: argparse.Namespace) -> int:
     import json
 
+    from kafka_conformance.adapters.targets import TargetError
+
     quiet_clients()
-    from kafka_conformance.producer.clients import ClientSpecError
-    from kafka_conformance.producer.engines import BrokerSpecError
     from kafka_conformance.producer.render import matrix_to_json, matrix_to_text
     from kafka_conformance.producer.table import run_matrix, table_rows
 
@@ -109,7 +108,7 @@ def run_matrix_command(args: argparse.Namespace) -> int:
         with types.progress_for(args) as progress:
             matrix = run_matrix(args.clients, tuple(args.brokers or ("test-broker",)), kafka_version=args.kafka_version,
                                 rows=rows, failures_dir=args.failures_dir, progress=progress)
-    except (ClientSpecError, BrokerSpecError, ValueError) as exc:
+    except (TargetError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     print(matrix_to_text(matrix))
     types.write_file(args.report_json, json.dumps(matrix_to_json(matrix), indent=2, ensure_ascii=False))

@@ -39,13 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.requests.check import check_requests, render_requests_text
-    from kafka_conformance.requests.targets import RequestsTargetError, parse_requests_target
+    from kafka_conformance.requests.targets import parse_requests_target
 
     types.output_file(args.report_json, "--report-json")
     try:
         target = parse_requests_target(args.target)
-    except RequestsTargetError as exc:
+    except TargetError as exc:
         raise UsageError(str(exc), where="--target") from exc
     if target.spec == "kfake" and args.kafka_version is None:
         args.kafka_version = "4.3.1"  # kfake emulates the newest Kafka when no MaxVersions is given
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
             on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() and not args.quiet else None,
         )
-    except RequestsTargetError as exc:
+    except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(redact(render_requests_text(report)) + "\n")
     if args.report_json is not None:

@@ -13,7 +13,7 @@ import importlib.util
 import re
 import shutil
 
-__all__ = ["checkout_install", "run"]
+__all__ = ["checkout_install", "grammar", "run"]
 
 _EXTRA = re.compile(r"kafka-conformance\[(?P<extra>[a-z-]+)\]")
 _PIP = re.compile(r"\s*[;(]?\s*pip install '?kafka-conformance\[[a-z-]+\]'?\)?(\s*\([^)]*\))?")
@@ -51,6 +51,18 @@ def _print_table(title: str, rows: list[tuple[str, bool, str]], width: int) -> N
             print(f"  {'':<{width}}       install: {install}")
 
 
+def grammar() -> int:
+    """``targets --grammar``: the one grammar as a Markdown table (``docs/targets.md`` holds this output)."""
+    from kafka_conformance.adapters.targets import grammar_rows
+
+    print("| spec | where | what it is there |")
+    print("|---|---|---|")
+    for usage, option, what in grammar_rows():
+        cell = usage.replace("|", "\\|")  # a | inside a cell, escaped as Markdown tables need
+        print(f"| `{cell}` | `{option}` | {what} |")
+    return 0
+
+
 def run(kafka: bool) -> int:
     from kafka_conformance.authorizer.targets import builtin_targets
     from kafka_conformance.broker.targets import broker_targets_table
@@ -78,14 +90,15 @@ def run(kafka: bool) -> int:
 
 
 def _clients() -> list[tuple[str, bool, str]]:
-    from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
+    from kafka_conformance.adapters.targets import TargetError
+    from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, resolve_client
 
     clients = []
     for name in REAL_CLIENTS:
         try:
             resolve_client(name)
             clients.append((name, True, "the real client, run against the test broker or a real broker"))
-        except ClientSpecError as exc:
+        except TargetError as exc:
             clients.append((name, False, str(exc).removeprefix(f"client {name} cannot run here: ")))
     clients.append((MODEL, True, "the reference producer against the reference cluster (simulated time)"))
     return clients

@@ -27,8 +27,9 @@ import attrs
 
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
 from kafka_conformance.adapters.reaper import raise_if_stopping
-from kafka_conformance.producer.clients import MODEL, ClientSpecError, delivery_config_for, resolve_client
-from kafka_conformance.producer.engines import BrokerSpecError, open_broker, parse_broker, shared_brokers, trace_for_run
+from kafka_conformance.adapters.targets import Problem, Role, TargetError
+from kafka_conformance.producer.clients import MODEL, delivery_config_for, resolve_client
+from kafka_conformance.producer.engines import open_broker, parse_broker, shared_brokers, trace_for_run
 from kafka_conformance.producer.report import ProducerReport, RunResult, RunStatus, status_of
 from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.delivery.checker import check_delivery
@@ -83,7 +84,7 @@ def run_wire_trace(
 ) -> WireRun:
     """One real run of ``trace`` on ``client`` against ``broker``.
 
-    Raises :class:`ClientSpecError`, :class:`BrokerSpecError` or :class:`ClientConfigError`
+    Raises :class:`TargetError`, :class:`TargetError` or :class:`ClientConfigError`
     for what cannot run, :class:`ClientRunError` when the client could not start."""
     if client == MODEL:
         return _run_model(trace)
@@ -171,10 +172,10 @@ def run_and_judge(
         return judge(run_wire_trace(trace, client, broker=broker, kafka_version=kafka_version), name=name, number=number)
     except ClientConfigError as exc:
         return RunResult(name, client, broker, trace, RunStatus.REFUSED, number, error=str(exc), duration_s=time.monotonic() - started)
-    except (ClientRunError, BrokerSpecError, OSError, RuntimeError, ValueError) as exc:
-        if isinstance(exc, ClientSpecError):
+    except (ClientRunError, TargetError, OSError, RuntimeError, ValueError) as exc:
+        if isinstance(exc, TargetError) and exc.role is Role.CLIENT:
             raise
-        if isinstance(exc, BrokerSpecError) and "cannot run" in str(exc):
+        if isinstance(exc, TargetError) and exc.problem is Problem.INCAPABLE:
             return RunResult(name, client, broker, trace, RunStatus.REFUSED, number, error=str(exc), duration_s=time.monotonic() - started)
         text = f"{type(exc).__name__}: {exc}"
         return RunResult(name, client, broker, trace, RunStatus.ERROR, number, error=text, duration_s=time.monotonic() - started)
@@ -203,7 +204,7 @@ def check_producer(
     on_result: Callable[[RunResult], None] | None = None,
     progress: ProgressSink | None = None,
 ) -> ProducerReport:
-    """Check one producer client; raises :class:`ClientSpecError` / :class:`BrokerSpecError` for
+    """Check one producer client; raises :class:`TargetError` / :class:`TargetError` for
     specs that cannot run here (usage errors).
 
     ``traces`` overrides the Hypothesis strategy (default: the wire traces of
@@ -213,7 +214,7 @@ def check_producer(
     try:
         kafka_version = str(known_release(kafka_version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
-        raise BrokerSpecError(f"--kafka-version {kafka_version}: {exc}") from None
+        raise TargetError(f"--kafka-version {kafka_version}: {exc}") from None
     if client != MODEL:
         resolve_client(client)
     parsed = parse_broker(broker)  # validated even for the model, which ignores it

@@ -13,13 +13,14 @@ from collections.abc import Callable
 import attrs
 
 from kafka_conformance.adapters.clients.protocol import ProducerClient
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.reference.delivery.run import DeliveryConfig
 from kafka_conformance.reference.producer.config import ProducerConfigError, java_config
 from kafka_conformance.reference.producer.config_values import EffectiveConfig
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.program import ProducerTrace
 
-__all__ = ["CLIENTS", "MODEL", "REAL_CLIENTS", "ClientSpecError", "delivery_config_for", "resolve_client"]
+__all__ = ["CLIENTS", "MODEL", "REAL_CLIENTS", "delivery_config_for", "resolve_client"]
 
 MODEL = "model"
 _ADAPTERS: dict[str, tuple[str, str]] = {
@@ -39,20 +40,18 @@ CLIENTS = (*REAL_CLIENTS, MODEL)
 EXTRA = "kafka-conformance[clients]"
 
 
-class ClientSpecError(ValueError):
-    """An unknown client, or one whose package is not installed here (the message names the extra)."""
-
-
 def resolve_client(spec: str) -> ProducerClient:
-    """The adapter for ``spec``; raises :class:`ClientSpecError` when it cannot run here."""
-    if spec not in _ADAPTERS:
-        raise ClientSpecError(f"unknown client {spec!r}; known: {', '.join(CLIENTS)}")
-    module_name, class_name = _ADAPTERS[spec]
+    """The adapter for ``spec`` (a real client, not the model); a :class:`TargetError` when it is
+    not a client (the one grammar) or cannot run here."""
+    name = parse_target(spec, Role.CLIENT).kind
+    if name not in _ADAPTERS:
+        raise TargetError(f"{name} is no real client: it needs no adapter", Problem.WRONG_ROLE, Role.CLIENT)
+    module_name, class_name = _ADAPTERS[name]
     client: ProducerClient = getattr(importlib.import_module(module_name), class_name)()
     reason = client.available()
     if reason is not None:
         fix = "" if spec in _OWN_FIX else f"; install the extra {EXTRA}"
-        raise ClientSpecError(f"client {spec} cannot run here: {reason}{fix}")
+        raise TargetError(f"client {spec} cannot run here: {reason}{fix}", Problem.UNAVAILABLE, Role.CLIENT)
     return client
 
 

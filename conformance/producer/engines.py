@@ -44,11 +44,12 @@ from typing import Any, Protocol
 import attrs
 
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.traces.events import Event, FaultKind
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, ProducerTrace
 
-__all__ = ["REAL_BROKERS", "BrokerSpec", "BrokerSpecError", "SharedBrokers", "WireBroker", "open_broker", "parse_broker",
+__all__ = ["REAL_BROKERS", "BrokerSpec", "SharedBrokers", "WireBroker", "open_broker", "parse_broker",
            "shared_brokers", "trace_for_run"]
 
 REAL_BROKERS = ("tansu", "noida", "rdkafka-mock", "kfake")
@@ -60,10 +61,6 @@ KFAKE_CLUSTER = "kfake-cluster"
 """kfake with N brokers, its leaders moved and its brokers removed and added on cue (``kfake-cluster[:N]``)."""
 KAFKA = "kafka"
 """Apache Kafka's own broker of a release (``kafka:VERSION``, one KRaft node, from its jars)."""
-
-
-class BrokerSpecError(ValueError):
-    """A broker spec that cannot be used (unknown, not installed, or the trace needs what it lacks)."""
 
 
 @attrs.frozen
@@ -79,39 +76,35 @@ class BrokerSpec:
 
 
 def parse_broker(spec: str) -> BrokerSpec:
-    kind, _, version = spec.partition(":")
-    if kind == TEST_BROKER:
-        return BrokerSpec(kind, version or None)
-    if kind in REAL_BROKERS and not version:
-        if kind == "kfake":
-            _kfake_runs_here(kind)
-        return BrokerSpec(kind)
-    if kind == CLUSTER:
-        from kafka_conformance.producer.cluster_engine import parse_cluster
+    """A spec of the producer-broker role (the one grammar, :mod:`kafka_conformance.adapters.targets`)
+    with its release and broker count checked; a :class:`TargetError` saying what is wrong."""
+    parsed = parse_target(spec, Role.PRODUCER_BROKER)
+    kind, version = parsed.kind, parsed.argument or ""
+    try:
+        if kind == TEST_BROKER:
+            return BrokerSpec(kind, version or None)
+        if kind == CLUSTER:
+            from kafka_conformance.producer.cluster_engine import parse_cluster
 
-        try:
             release, brokers = parse_cluster(version)
-        except ValueError as exc:
-            raise BrokerSpecError(str(exc)) from None
-        return BrokerSpec(kind, f"{release}:{brokers}")
-    if kind == KFAKE_CLUSTER:
-        from kafka_conformance.producer.kfake_engine import parse_kfake_cluster
+            return BrokerSpec(kind, f"{release}:{brokers}")
+        if kind == KFAKE_CLUSTER:
+            from kafka_conformance.producer.kfake_engine import parse_kfake_cluster
 
-        try:
-            parsed = BrokerSpec(kind, str(parse_kfake_cluster(version)))
-        except ValueError as exc:
-            raise BrokerSpecError(str(exc)) from None
-        _kfake_runs_here(str(parsed))
-        return parsed
-    if kind == KAFKA and version:
-        from kafka_conformance.adapters.brokers.kafka_broker import broker_release
+            parsed_cluster = BrokerSpec(kind, str(parse_kfake_cluster(version)))
+            _kfake_runs_here(str(parsed_cluster))
+            return parsed_cluster
+        if kind == KAFKA:
+            from kafka_conformance.adapters.brokers.kafka_broker import broker_release
 
-        try:
             return BrokerSpec(kind, str(broker_release(version)))
-        except ValueError as exc:
-            raise BrokerSpecError(str(exc)) from None
-    known = ", ".join([f"{TEST_BROKER}[:VERSION]", *REAL_BROKERS, f"{KAFKA}:VERSION", f"{CLUSTER}:VERSION[:N]", f"{KFAKE_CLUSTER}[:N]"])
-    raise BrokerSpecError(f"unknown broker {spec!r}; known: {known}")
+    except TargetError:
+        raise
+    except ValueError as exc:
+        raise TargetError(str(exc), Problem.MALFORMED, Role.PRODUCER_BROKER) from None
+    if kind == "kfake":
+        _kfake_runs_here(kind)
+    return BrokerSpec(kind)
 
 
 def _kfake_runs_here(spec: str) -> None:
@@ -120,7 +113,7 @@ def _kfake_runs_here(spec: str) -> None:
 
     reason = kfake_reason()
     if reason is not None:
-        raise BrokerSpecError(f"{spec}: {reason}")
+        raise TargetError(f"{spec}: {reason}", Problem.UNAVAILABLE, Role.PRODUCER_BROKER)
 
 
 class SharedBrokers:
@@ -167,7 +160,7 @@ class SharedBrokers:
         a run that moves on to another broker does not keep the last one's JVMs running."""
         try:
             keep = str(parse_broker(broker))
-        except BrokerSpecError:
+        except TargetError:
             keep = broker
         for key in [k for k in self._live if k != keep]:
             self.discard(key)
@@ -290,13 +283,13 @@ def open_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int]
         release, _, count = spec.version.partition(":")
         refusal = cluster_refusal(trace, int(count))
         if refusal is not None:
-            raise BrokerSpecError(f"{spec} cannot run this trace: {refusal}")
+            raise TargetError(f"{spec} cannot run this trace: {refusal}", Problem.INCAPABLE, Role.PRODUCER_BROKER)
         try:
             with open_kafka_cluster(release, int(count), trace, clock,
                                     started=lambda start: _shared_or_own(str(spec), start)) as cluster:
                 yield cluster
         except BrokerStartError as exc:
-            raise BrokerSpecError(f"{spec}: {exc}") from exc
+            raise TargetError(f"{spec}: {exc}", Problem.DID_NOT_START, Role.PRODUCER_BROKER) from exc
         return
     if spec.kind == KFAKE_CLUSTER:
         with _kfake_cluster(spec, trace, clock) as kfake:
@@ -315,12 +308,12 @@ def _kfake_cluster(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], i
     brokers = int(spec.version or 0)
     refusal = kfake_refusal(trace, brokers)
     if refusal is not None:
-        raise BrokerSpecError(f"{spec} cannot run this trace: {refusal}")
+        raise TargetError(f"{spec} cannot run this trace: {refusal}", Problem.INCAPABLE, Role.PRODUCER_BROKER)
     try:
         with open_kfake_cluster(brokers, trace, clock) as cluster:
             yield cluster
     except (BrokerStartError, KfakeError) as exc:
-        raise BrokerSpecError(f"{spec}: {exc}") from exc
+        raise TargetError(f"{spec}: {exc}", Problem.DID_NOT_START, Role.PRODUCER_BROKER) from exc
 
 
 @contextlib.contextmanager
@@ -328,7 +321,8 @@ def _test_cluster(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], in
     try:
         from kafka_conformance.adapters.brokers.testbroker import TestCluster
     except ImportError as exc:  # pragma: no cover - only before the test broker exists
-        raise BrokerSpecError(f"the Python test broker is not available in this installation: {exc}") from exc
+        raise TargetError(f"the Python test broker is not available in this installation: {exc}", Problem.UNAVAILABLE,
+                          Role.PRODUCER_BROKER) from exc
     cluster_spec = trace.cluster if spec.version is None else attrs.evolve(trace.cluster, kafka_version=spec.version)
     with TestCluster(cluster_spec, trace.plan, clock=clock) as cluster:
         yield _TestClusterBroker(cluster)
@@ -395,8 +389,8 @@ def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int
     steps = _cluster_steps(trace, restartable=spec.kind == KAFKA)
     if steps:
         why = "a STOP or CRASH of broker 0 followed by its RESTART" if spec.kind == KAFKA else "none"
-        raise BrokerSpecError(f"{spec}: a single real broker cannot run {'; '.join(steps)} "
-                              f"(the test broker can; this one takes {why})")
+        raise TargetError(f"{spec}: a single real broker cannot run {'; '.join(steps)} "
+                          f"(the test broker can; this one takes {why})", Problem.INCAPABLE, Role.PRODUCER_BROKER)
     try:
         def start() -> contextlib.AbstractContextManager[Any]:
             return _started(str(spec))
@@ -411,8 +405,10 @@ def _real_broker(spec: BrokerSpec, trace: ProducerTrace, clock: Callable[[], int
             with FaultProxy(running.host, running.port, trace.plan, clock=clock) as proxy:
                 broker.proxy = proxy
                 yield broker
-    except (BrokerUnavailable, BrokerStartError) as exc:
-        raise BrokerSpecError(f"{spec}: {exc}") from exc
+    except BrokerUnavailable as exc:
+        raise TargetError(f"{spec}: {exc}", Problem.UNAVAILABLE, Role.PRODUCER_BROKER) from exc
+    except BrokerStartError as exc:
+        raise TargetError(f"{spec}: {exc}", Problem.DID_NOT_START, Role.PRODUCER_BROKER) from exc
 
 
 @contextlib.contextmanager
@@ -429,7 +425,7 @@ def _started(spec: str) -> Iterator[Any]:
     try:
         cluster = start_kfake(1)
     except KfakeError as exc:
-        raise BrokerSpecError(f"kfake: {exc}") from exc
+        raise TargetError(f"kfake: {exc}", Problem.DID_NOT_START, Role.PRODUCER_BROKER) from exc
     try:
         yield cluster
     finally:
@@ -475,7 +471,7 @@ class _RealBroker:
                         self.proxy.record_fault(FaultKind.CONCURRENT_FAILURE, partition)
             self.restart(clean)
             return
-        raise BrokerSpecError(f"a single real broker cannot apply {step.action.value}")
+        raise TargetError(f"a single real broker cannot apply {step.action.value}", Problem.INCAPABLE, Role.PRODUCER_BROKER)
 
     def tick(self) -> None:
         return None

@@ -23,9 +23,10 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.producer.check import run_and_judge
-from kafka_conformance.producer.clients import REAL_CLIENTS, ClientSpecError, resolve_client
-from kafka_conformance.producer.engines import BrokerSpecError, parse_broker, shared_brokers
+from kafka_conformance.producer.clients import REAL_CLIENTS, resolve_client
+from kafka_conformance.producer.engines import parse_broker, shared_brokers
 from kafka_conformance.producer.report import MatrixReport, RunResult, RunStatus
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
@@ -119,7 +120,7 @@ def run_matrix(
     for client in clients if clients is not None else REAL_CLIENTS:
         try:
             resolve_client(client)
-        except ClientSpecError as exc:
+        except TargetError as exc:
             if clients is not None:
                 raise
             skipped.append(f"{client}: {exc}")
@@ -147,7 +148,7 @@ def run_matrix(
             try:
                 results[(client, broker)] = run_table(client, broker=broker, kafka_version=kafka_version, rows=entries,
                                                       failures_dir=failures_dir, on_result=one)
-            except (BrokerSpecError, ColumnUnusable) as exc:
+            except (TargetError, ColumnUnusable) as exc:
                 skipped.append(f"{client}@{broker}: {exc}")
                 emit(progress, ProgressEvent(Kind.NOTE, column, message=f"could not run: {exc}"))
                 continue

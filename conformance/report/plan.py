@@ -19,10 +19,11 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
-from kafka_conformance.broker.targets import BROKER_TARGETS, BrokerTargetError, broker_targets_table, parse_broker_target
-from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, ClientSpecError, resolve_client
-from kafka_conformance.producer.engines import BrokerSpecError, parse_broker
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target, takes
+from kafka_conformance.authorizer.targets import Target, resolve_target
+from kafka_conformance.broker.targets import broker_targets_table, parse_broker_target
+from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, resolve_client
+from kafka_conformance.producer.engines import parse_broker
 from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.report.model import SUITES, NotRun
 
@@ -73,18 +74,20 @@ def target_suites(spec: str) -> tuple[str, ...]:
     ``check authorizer`` (``kafka:VERSION`` is Apache Kafka's authorizer of that release), a
     broker-only spec (``test-broker``, ``tansu``, ``bootstrap:HOST:PORT``, ...) the broker suite;
     Kafka's broker of a release is named with ``--broker kafka:VERSION``."""
-    kind = spec.strip().partition(":")[0]
-    if kind in ("reference", "reference-indexed", "python", "cmd", "jvm", "kafka") or spec == "kafka-default-by-type":
-        return ("authorizer",)
-    from importlib.metadata import entry_points
+    for role, suite in ((Role.AUTHORIZER, "authorizer"), (Role.BROKER, "broker")):
+        if _plays(spec, role):
+            return (suite,)
+    return ()
 
-    if any(ep.name == spec for ep in entry_points(group="kafka_conformance.targets")):
-        return ("authorizer",)
+
+def _plays(spec: str, role: Role) -> bool:
+    """Whether ``spec``'s kind plays ``role``: a malformed spec of such a kind is that suite's,
+    to be refused with its own reason, not called unknown."""
     try:
-        parse_broker_target(spec)
-    except BrokerTargetError:
-        return ()
-    return ("broker",)
+        parse_target(spec, role)
+    except TargetError as exc:
+        return exc.problem not in (Problem.UNKNOWN, Problem.WRONG_ROLE)
+    return True
 
 
 def make_plan(
@@ -105,15 +108,16 @@ def make_plan(
     named_brokers = [*(t for t in targets if isinstance(t, str) and "broker" in target_suites(t)),
                      *(b for b in brokers if _broker_suite_runs(b))]
     for t in targets:
-        if isinstance(t, str) and not target_suites(t):
-            if t.strip().partition(":")[0] in BROKER_TARGETS:  # a broker kind, malformed: its own message says how
-                try:
-                    parse_broker_target(t)
-                except BrokerTargetError as exc:
-                    raise ReportError(f"target {t!r}: {exc}") from exc
-            raise ReportError(f"target {t!r}: unknown target; an authorizer (reference, python:MODULE:FACTORY, cmd:COMMAND, "
-                              "jvm:CLASS, kafka:VERSION) or a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, "
-                              "kafka:VERSION, bootstrap:HOST:PORT); 'kafka-conformance targets' lists them")
+        if not isinstance(t, str):
+            continue
+        if not target_suites(t):
+            raise ReportError(f"target {t!r}: unknown target; --target takes an authorizer ({takes(Role.AUTHORIZER)}) "
+                              f"or a broker ({takes(Role.BROKER)}); 'kafka-conformance targets' lists them")
+        if target_suites(t) == ("broker",):
+            try:
+                parse_broker_target(t)
+            except TargetError as exc:
+                raise ReportError(f"target {t!r}: {exc}") from exc
     for t in targets:
         suite = "authorizer" if isinstance(t, Target) else next(iter(target_suites(t)), None)
         if suite is not None and suite not in chosen:
@@ -195,12 +199,12 @@ def _producers(clients: Sequence[str], brokers: Sequence[str], all_runnable: boo
             continue
         try:
             resolve_client(client)
-        except ClientSpecError as exc:
+        except TargetError as exc:
             raise ReportError(str(exc) if client in str(exc) else f"client {client!r}: {exc}") from exc
     for broker in brokers:
         try:
             parse_broker(broker)
-        except BrokerSpecError as exc:
+        except TargetError as exc:
             raise ReportError(f"--broker {broker!r}: {exc}") from exc
     chosen_clients = list(clients) or [MODEL, *_available_clients(all_runnable, not_run)]
     chosen_brokers = list(brokers) or ["test-broker", *_wheel_brokers(not_run, all_runnable=all_runnable)]
@@ -225,7 +229,7 @@ def _available_clients(all_runnable: bool, not_run: list[NotRun]) -> list[str]:
             continue
         try:
             resolve_client(client)
-        except ClientSpecError as exc:
+        except TargetError as exc:
             not_run.append(NotRun("producer", client, str(exc)))
             continue
         found.append(client)
@@ -286,11 +290,7 @@ def _examples(not_run: list[NotRun]) -> list[str]:
 
 def _broker_suite_runs(spec: str) -> bool:
     """Whether the broker suite takes ``spec`` (a cluster, ``kafka-cluster:...``, is the producer suite's only)."""
-    try:
-        parse_broker_target(spec)
-    except BrokerTargetError:
-        return False
-    return True
+    return _plays(spec, Role.BROKER)
 
 
 def _check_broker_release(spec: str) -> None:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 import attrs
 
 from kafka_conformance import __version__
-from kafka_conformance.authorizer.targets import Target, TargetError
+from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.authorizer.targets import Target
 from kafka_conformance.report.from_authorizer import authorizer_column, authorizer_rows
 from kafka_conformance.report.from_broker import broker_column, broker_rows
 from kafka_conformance.report.from_producer import column_target, producer_column, producer_rows
@@ -168,8 +169,8 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
                     skipped: list[NotRun]) -> SuiteRun:
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
     from kafka_conformance.producer.check import check_producer
-    from kafka_conformance.producer.clients import MODEL, ClientSpecError
-    from kafka_conformance.producer.engines import BrokerSpecError, shared_brokers
+    from kafka_conformance.producer.clients import MODEL
+    from kafka_conformance.producer.engines import shared_brokers
 
     rows = producer_rows()
     version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
@@ -187,7 +188,7 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
                 report = check_producer(client, kafka_version=version, broker="test-broker" if broker == "model" else broker,
                                         max_examples=depth.producer_traces, seed=seed, table=table,
                                         failures_dir=saves / "producer" if saves is not None else None, progress=say.sink)
-            except (ClientSpecError, BrokerSpecError, ClientConfigError) as exc:
+            except (TargetError, ClientConfigError) as exc:
                 if not named:
                     skipped.append(NotRun("producer", target, str(exc)))
                     say.note("producer", target, f"not run here: {exc}")
@@ -205,7 +206,6 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
 def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
                   skipped: list[NotRun]) -> SuiteRun:
     from kafka_conformance.broker.check import check_broker
-    from kafka_conformance.broker.targets import BrokerTargetError
 
     rows = broker_rows()
     version = plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
@@ -216,7 +216,7 @@ def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None
             report = check_broker(target, kafka_version=version, max_examples=depth.broker_examples,
                                   max_rounds=depth.broker_rounds, seed=seed, failures_dir=folder, table=True,
                                   progress=say.sink)
-        except BrokerTargetError as exc:
+        except TargetError as exc:
             if not named:
                 skipped.append(NotRun("broker", target, str(exc)))
                 say.note("broker", target, f"not run here: {exc}")

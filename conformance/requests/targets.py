@@ -26,13 +26,10 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.credentials import CredentialsError, Login, logins_from, redact_spec
 
-__all__ = ["RequestsTarget", "RequestsTargetError", "open_requests_target", "parse_requests_target"]
-
-
-class RequestsTargetError(ValueError):
-    """A target spec the suite cannot use; the message says what is wrong."""
+__all__ = ["RequestsTarget", "open_requests_target", "parse_requests_target"]
 
 
 @attrs.frozen
@@ -53,37 +50,33 @@ KFAKE_USERS = {"admin": "admin-secret", "alice": "alice-secret"}
 
 
 def parse_requests_target(spec: str) -> RequestsTarget:
-    if spec == KFAKE:
+    """A spec of the request-rules role (the one grammar, :mod:`kafka_conformance.adapters.targets`)
+    with its release and logins read; a :class:`TargetError` saying what is wrong, passwords masked."""
+    shown = redact_spec(spec)
+    parsed = parse_target(spec, Role.REQUESTS)
+    if parsed.kind == KFAKE:
         return RequestsTarget(spec, None, admin=Login("admin", KFAKE_USERS["admin"]), user=Login("alice", KFAKE_USERS["alice"]))
-    if spec.startswith("kafka:"):
+    if parsed.kind == "kafka":
         from kafka_conformance.adapters.brokers.kafka_broker import AUTH_FIRST, AUTH_USERS, broker_release
 
         try:
-            release = broker_release(spec[len("kafka:"):])
+            release = broker_release(str(parsed.argument))
         except ValueError as exc:
-            raise RequestsTargetError(str(exc)) from None
+            raise TargetError(str(exc), Problem.MALFORMED, Role.REQUESTS) from None
         if release < AUTH_FIRST:
-            raise RequestsTargetError(f"{spec}: authorization on the wire is checked from {AUTH_FIRST} (AclAuthorizer, "
-                                      "KIP-504); SimpleAclAuthorizer is not modelled")
+            raise TargetError(f"{spec}: authorization on the wire is checked from {AUTH_FIRST} (AclAuthorizer, "
+                              "KIP-504); SimpleAclAuthorizer is not modelled", Problem.MALFORMED, Role.REQUESTS)
         return RequestsTarget(spec, str(release), admin=Login("admin", AUTH_USERS["admin"]), user=Login("alice", AUTH_USERS["alice"]))
-    shown = redact_spec(spec)
-    if spec.startswith("bootstrap:"):
-        address, sep, sasl = spec[len("bootstrap:"):].partition(",")
-        host, colon, port = address.rpartition(":")
-        if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise RequestsTargetError(f"{shown}: the address must be HOST:PORT, not {address!r}")
-        if not sep or not sasl.startswith("sasl="):
-            raise RequestsTargetError(f"{shown}: give the logins as bootstrap:HOST:PORT,sasl=@FILE "
-                                      "(or sasl=env:PREFIX, or sasl=ADMIN:PASSWORD,USER:PASSWORD)")
-        try:
-            admin, user = logins_from(sasl[len("sasl="):])
-        except CredentialsError as exc:
-            raise RequestsTargetError(f"{shown}: {exc}") from None
-        if admin.name == user.name:
-            raise RequestsTargetError(f"{shown}: the user must not be the admin (a super user passes every check)")
-        return RequestsTarget(shown, None, host, int(port), admin, user)
-    raise RequestsTargetError(f"unknown target {shown!r} for the request rules; expected kafka:VERSION, kfake or "
-                              "bootstrap:HOST:PORT,sasl=@FILE (or sasl=env:PREFIX, or sasl=ADMIN:PASSWORD,USER:PASSWORD)")
+    address, _, sasl = str(parsed.argument).partition(",")
+    host, _, port = address.rpartition(":")
+    try:
+        admin, user = logins_from(sasl[len("sasl="):])
+    except CredentialsError as exc:
+        raise TargetError(f"{shown}: {exc}", Problem.MALFORMED, Role.REQUESTS) from None
+    if admin.name == user.name:
+        raise TargetError(f"{shown}: the user must not be the admin (a super user passes every check)",
+                          Problem.MALFORMED, Role.REQUESTS)
+    return RequestsTarget(shown, None, host, int(port), admin, user)
 
 
 @attrs.define
@@ -126,20 +119,24 @@ def _ready(connection: Connection, timeout_s: float, alive: Callable[[], bool]) 
                 last = "Metadata lists no broker yet"
         except LoginRefused as exc:
             if connection.target.release is None and connection.target.spec != KFAKE:
-                raise RequestsTargetError(f"{connection.description}: {exc} (the admin login; check its name and password)") from None
+                raise TargetError(f"{connection.description}: {exc} (the admin login; check its name and password)",
+                                  Problem.MALFORMED, Role.REQUESTS) from None
             last = str(exc)
         except WireError as exc:
             last = str(exc)
         if not alive() or time.monotonic() >= deadline:
-            raise RequestsTargetError(f"{connection.description}: not ready for the admin after {timeout_s:.0f} s: {last}")
+            raise TargetError(f"{connection.description}: not ready for the admin after {timeout_s:.0f} s: {last}",
+                              Problem.DID_NOT_START, Role.REQUESTS)
         time.sleep(0.2)
     try:
         with connection.client(connection.target.user):
             pass
     except LoginRefused as exc:
-        raise RequestsTargetError(f"{connection.description}: {exc} (the user login; check its name and password)") from None
+        raise TargetError(f"{connection.description}: {exc} (the user login; check its name and password)",
+                          Problem.MALFORMED, Role.REQUESTS) from None
     except WireError as exc:
-        raise RequestsTargetError(f"{connection.description}: the user could not log in: {exc}") from None
+        raise TargetError(f"{connection.description}: the user could not log in: {exc}", Problem.DID_NOT_START,
+                          Role.REQUESTS) from None
 
 
 @contextlib.contextmanager
@@ -156,19 +153,19 @@ def open_requests_target(target: RequestsTarget, timeout_s: float = 120.0) -> It
         connection = Connection(target.host, target.port, f"{target.host}:{target.port}", target, f"kc{uuid.uuid4().hex[:8]}-")
         try:
             _ready(connection, 10.0, lambda: True)
-        except (RequestsTargetError, WireError) as exc:
-            raise RequestsTargetError(f"{target.spec}: {exc}") from None
+        except (TargetError, WireError) as exc:
+            raise TargetError(f"{target.spec}: {exc}", Problem.DID_NOT_START, Role.REQUESTS) from None
         yield connection
         return
     from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason, start_kafka_broker
 
     reason = kafka_broker_reason(target.release)
     if reason is not None:
-        raise RequestsTargetError(f"{target.spec}: {reason}")
+        raise TargetError(f"{target.spec}: {reason}", Problem.UNAVAILABLE, Role.REQUESTS)
     try:
         node = start_kafka_broker(target.release, timeout_s, auth=True)
     except BrokerStartError as exc:
-        raise RequestsTargetError(f"{target.spec} did not start: {exc}") from exc
+        raise TargetError(f"{target.spec} did not start: {exc}", Problem.DID_NOT_START, Role.REQUESTS) from exc
     try:
         connection = Connection("127.0.0.1", node.port, node.description, target, "")
         _ready(connection, timeout_s, node.process.running)
@@ -192,4 +189,4 @@ def _kfake(target: RequestsTarget, timeout_s: float) -> Iterator[Connection]:
             _ready(connection, timeout_s, cluster.process.running)
             yield connection
     except (KfakeError, BrokerStartError) as exc:
-        raise RequestsTargetError(f"kfake did not start: {exc}") from exc
+        raise TargetError(f"kfake did not start: {exc}", Problem.DID_NOT_START, Role.REQUESTS) from exc

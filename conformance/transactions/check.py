@@ -23,6 +23,7 @@ import attrs
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
 from kafka_conformance.adapters.brokers.wire_client import WireError
 from kafka_conformance.adapters.brokers.wire_txn import run_script_on_broker
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.reference.transactions.checker import check_history, history_of
 from kafka_conformance.reference.transactions.model import run_model
@@ -30,11 +31,7 @@ from kafka_conformance.reference.transactions.profile import TxnProfile, txn_pro
 from kafka_conformance.reference.transactions.run import ScriptRun, StepAnswer
 from kafka_conformance.reference.transactions.table import TXN_ROWS, TxnRow, txn_row
 
-__all__ = ["RowResult", "TxnReport", "TxnTargetError", "check_transactions", "compare_runs"]
-
-
-class TxnTargetError(ValueError):
-    """A broker spec the suite cannot use, or a broker it cannot start (the CLI's exit code 2)."""
+__all__ = ["RowResult", "TxnReport", "check_transactions", "compare_runs"]
 
 
 @attrs.frozen
@@ -104,19 +101,17 @@ def _step_text(step: object) -> str:
 
 
 def _release(spec: str, kafka_version: str | None) -> KafkaVersion:
-    """The release a broker spec claims; a TxnTargetError naming what is wrong."""
-    name, _, arg = spec.partition(":")
-    if name == "kafka" and arg:
-        version = KafkaVersion.parse(arg)
-    elif name == "bootstrap" and arg:
-        if kafka_version is None:
-            raise TxnTargetError("say which Kafka release the broker claims with --kafka-version")
-        version = KafkaVersion.parse(kafka_version)
-    else:
-        raise TxnTargetError("not a transactions target; known: kafka:VERSION, bootstrap:HOST:PORT")
-    if kafka_version is not None and name == "kafka" and KafkaVersion.parse(kafka_version) != version:
-        raise TxnTargetError(f"this is Kafka {version}; --kafka-version {kafka_version} names another release")
-    return version
+    """The release a spec of the transactions role claims; a TargetError naming what is wrong."""
+    parsed = parse_target(spec, Role.TRANSACTIONS)
+    if parsed.release is not None:
+        version = KafkaVersion.parse(parsed.release)
+        if kafka_version is not None and KafkaVersion.parse(kafka_version) != version:
+            raise TargetError(f"this is Kafka {version}; --kafka-version {kafka_version} names another release",
+                              Problem.MALFORMED, Role.TRANSACTIONS)
+        return version
+    if kafka_version is None:
+        raise TargetError("say which Kafka release the broker claims with --kafka-version", Problem.MALFORMED, Role.TRANSACTIONS)
+    return KafkaVersion.parse(kafka_version)
 
 
 @contextlib.contextmanager
@@ -125,8 +120,12 @@ def _broker(spec: str) -> Iterator[tuple[str, int]]:
     with contextlib.ExitStack() as stack:
         try:
             broker = stack.enter_context(start_broker(spec))
-        except (BrokerUnavailable, BrokerStartError, ValueError) as exc:
-            raise TxnTargetError(str(exc)) from exc
+        except BrokerUnavailable as exc:
+            raise TargetError(str(exc), Problem.UNAVAILABLE, Role.TRANSACTIONS) from exc
+        except BrokerStartError as exc:
+            raise TargetError(str(exc), Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
+        except ValueError as exc:  # a release the kit starts no broker of
+            raise TargetError(str(exc), Problem.MALFORMED, Role.TRANSACTIONS) from exc
         yield broker.host, broker.port
 
 
@@ -140,10 +139,11 @@ def check_transactions(
 ) -> TxnReport:
     """Run the named rows (every row by default) on ``broker`` and on the model of its release."""
     chosen: tuple[TxnRow, ...] = TXN_ROWS if not rows else tuple(_row(name) for name in rows)
+    release = _release(broker, kafka_version)
     try:
-        profile = txn_profile(_release(broker, kafka_version), transaction_version=transaction_version)
+        profile = txn_profile(release, transaction_version=transaction_version)
     except ValueError as exc:  # an unparsable or unmodelled release, or transaction.version 2 before 4.0
-        raise TxnTargetError(f"{broker}: {exc}") from exc
+        raise TargetError(f"{broker}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from exc
     with _broker(broker) as (host, port):
         results = []
         nonce = uuid.uuid4().hex[:8]
@@ -159,7 +159,7 @@ def _row(name: str) -> TxnRow:
     try:
         return txn_row(name)
     except KeyError as exc:
-        raise TxnTargetError(str(exc.args[0])) from exc
+        raise TargetError(str(exc.args[0]), Problem.MALFORMED, Role.TRANSACTIONS) from exc
 
 
 def _run_row(row: TxnRow, host: str, port: int, profile: TxnProfile, topic: str, txn_id: str) -> RowResult:

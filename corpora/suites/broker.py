@@ -37,7 +37,8 @@ class BrokerChecker:
     """One running broker and one connection, reopened when a case broke it."""
 
     def __init__(self, target: str, kafka_version: str, timeout_s: float = 10.0) -> None:
-        from kafka_conformance.broker.targets import BrokerTargetError, open_broker_target
+        from kafka_conformance.adapters.targets import TargetError
+        from kafka_conformance.broker.targets import open_broker_target
         from kafka_conformance.reference.broker.profile import broker_profile
 
         self.target, self.kafka_version, self._timeout_s = target, kafka_version, timeout_s
@@ -48,7 +49,7 @@ class BrokerChecker:
         self._stack = contextlib.ExitStack()
         try:
             self.handle = self._stack.enter_context(open_broker_target(target))
-        except BrokerTargetError as exc:
+        except TargetError as exc:
             self._stack.close()
             raise ValueError(str(exc)) from exc
         self._client: Any = None

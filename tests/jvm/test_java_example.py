@@ -78,3 +78,30 @@ def test_a_java_team_goes_from_a_maven_project_to_a_red_run_and_a_green_one(tmp_
     green = kit("check", "authorizer", "--target", target, "--seed", "1", cwd=project)
     assert green.returncode == 0, green.stdout[-3000:] + green.stderr[-3000:]
     assert "verdict: conforms" in green.stdout
+
+
+def test_a_java_team_names_its_build_by_maven_coordinate(tmp_path: Path) -> None:
+    """``maven=GROUP:ARTIFACT:VERSION``: the authorizer ``mvn install`` put in the local repository,
+    resolved by the kit with Maven (under a group of its own, removed afterwards), red as from its jar."""
+    group = f"com.example.kctest{os.getpid()}"
+    installed = Path.home() / ".m2" / "repository" / Path(*group.split("."))
+    project = tmp_path / "java_authorizer"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns("target"))
+    pom = project / "pom.xml"
+    pom.write_text(pom.read_text(encoding="utf-8").replace("<groupId>com.example</groupId>", f"<groupId>{group}</groupId>", 1),
+                   encoding="utf-8")
+    try:
+        done = subprocess.run(["mvn", "-q", "-B", "install"], cwd=project, text=True, capture_output=True, timeout=900,
+                              check=False)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        classpath = kit("classpath", "kafka:4.3.1", cwd=project).stdout.strip()
+        target = f"jvm:com.example.CachingAuthorizer,maven={group}:caching-authorizer:1.0,classpath={classpath}"
+        red = kit("check", "authorizer", "--target", target, "--seed", "0", cwd=tmp_path)
+        assert red.returncode == 1, red.stdout[-3000:] + red.stderr[-3000:]
+        assert "FAILED  records" in red.stdout
+
+        wrong = kit("check", "authorizer", "--target", f"jvm:com.example.CachingAuthorizer,maven={group}:no-such:1.0",
+                    cwd=tmp_path)
+        assert wrong.returncode == 2 and f"maven={group}:no-such:1.0" in wrong.stderr and "mvn install" in wrong.stderr
+    finally:
+        shutil.rmtree(installed, ignore_errors=True)

@@ -88,7 +88,7 @@ def test_cluster_metadata_authorizer_through_records(user_classes: Path, monkeyp
     ("jvm:java.lang.String", "does not implement org.apache.kafka.server.authorizer.Authorizer"),
     ("jvm:X,colour=blue", "unknown jvm target option"),
     ("jvm:X,by-type=sideways", "by-type variant"),
-    ("jvm:", "expected jvm:CLASS"),
+    ("jvm:", r"jvm needs an argument: jvm:CLASS"),
 ])
 def test_unusable_jvm_targets_are_refused(jvm: JvmSession, spec: str, message: str) -> None:
     with pytest.raises(TargetError, match=message):

@@ -250,15 +250,15 @@ def _families(d: Path) -> Iterator[Bad]:
     # --- target specs --------------------------------------------------------------------------------------
     specs = {
         "empty": ("", "empty target"), "blank": ("   ", "empty target"), "unknown": ("bogus", "unknown target"),
-        "python-bare": ("python:", "python:package.module:factory"), "python-module-only": ("python:nomod", None),
+        "python-bare": ("python:", "python:MODULE:FACTORY"), "python-module-only": ("python:nomod", None),
         "python-missing-module": ("python:no_such_module_kc:factory", "no_such_module_kc"),
         "python-missing-attr": ("python:json:nope", "nope"), "python-not-callable": ("python:json:__name__", "not callable"),
         "python-factory-raises": ("python:json:dumps", "factory"),
         "python-not-an-adapter": ("python:collections:OrderedDict", "missing"),
-        "cmd-empty": ("cmd:", "empty command"), "cmd-unterminated": ("cmd:python3 'oops", "cannot split"),
+        "cmd-empty": ("cmd:", "cmd:COMMAND LINE"), "cmd-unterminated": ("cmd:python3 'oops", "cannot split"),
         "cmd-missing-binary": ("cmd:/nonexistent/kc-binary", "cannot start"),
         "reference-too-many": ("reference:4.3.0:standard:x", "expected reference"),
-        "reference-flavour": ("reference:3.9.0:zk", "'standard' or 'acl'"),
+        "reference-flavour": ("reference:3.9.0:zk", "standard or acl"),
         "reference-version": ("reference:banana", "MAJOR.MINOR"),
         "reference-acl-4x": ("reference:4.1.0:acl", "removed in 4.0.0"),
         "kafka-unknown": ("kafka:9.9.9", "9.9.9"), "kafka-banana": ("kafka:banana", "banana"),
@@ -272,7 +272,8 @@ def _families(d: Path) -> Iterator[Bad]:
               "bogus")
     for name, spec, says in (("unknown", "bogus", "unknown target"), ("python-missing-module", "python:no_such_module_kc:f",
                                                                       "no_such_module_kc"),
-                             ("reference-version", "reference:banana", "MAJOR.MINOR"), ("broker-bootstrap", "bootstrap", "address"),
+                             ("reference-version", "reference:banana", "MAJOR.MINOR"),
+                             ("broker-bootstrap", "bootstrap", "bootstrap:HOST:PORT"),
                              ("test-broker-release", "test-broker:9.9.9", "9.9.9")):
         yield Bad(f"target-report-{name}", ("report", "--out", f(d / "out-report"), "--target", spec), says)
     for name, says in (("not-json", "not valid JSON"), ("other-format", "format field"), ("missing", "cannot read"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_conformance.producer.engines import BrokerSpecError, _cluster_steps, _RealBroker
+from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.producer.engines import _cluster_steps, _RealBroker
 from kafka_conformance.reference.traces.events import FaultKind
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, FlushStep, ProducerTrace, SendStep, WaitStep
 
@@ -60,5 +61,5 @@ def test_the_restart_happens_at_the_restart_step_and_is_logged_as_the_test_broke
 
 def test_a_broker_the_kit_cannot_restart_refuses_every_step() -> None:
     broker = _RealBroker("127.0.0.1", 9092, _trace(STOP, RESTART))
-    with pytest.raises(BrokerSpecError, match="cannot apply stop"):
+    with pytest.raises(TargetError, match="cannot apply stop"):
         broker.control(STOP)

@@ -212,7 +212,7 @@ def test_malformed_handshake_names_the_field() -> None:
 def test_command_that_cannot_start() -> None:
     with pytest.raises(TargetError, match="cannot start"):
         resolve_target("cmd:/nonexistent/authorizer --flag")
-    with pytest.raises(TargetError, match="empty command line"):
+    with pytest.raises(TargetError, match="cmd needs an argument"):
         resolve_target("cmd:   ")
     with pytest.raises(TargetError, match="cannot split"):
         resolve_target("cmd:node 'unterminated")

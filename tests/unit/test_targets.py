@@ -6,6 +6,7 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
+import kafka_conformance.adapters.targets as grammar
 import kafka_conformance.authorizer.targets as targets
 from kafka_conformance.authorizer.targets import TargetError, resolve_target
 
@@ -31,7 +32,8 @@ def test_missing_methods_are_listed() -> None:
 def test_third_party_target_from_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
     ep = EntryPoint("acme-authorizer", "my_authorizer:factory", targets.ENTRY_POINT_GROUP)
     monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).resolve().parents[2] / "examples" / "python_authorizer"))
-    monkeypatch.setattr(targets, "entry_points", lambda group: [ep] if group == targets.ENTRY_POINT_GROUP else [])
+    for module in (targets, grammar):  # the grammar finds the name, the authorizer suite loads it
+        monkeypatch.setattr(module, "entry_points", lambda group: [ep] if group == targets.ENTRY_POINT_GROUP else [])
     target = resolve_target("acme-authorizer")
     assert target.spec == "acme-authorizer"
     assert any(name == "acme-authorizer" for name, _, _ in targets.builtin_targets())
@@ -40,10 +42,10 @@ def test_third_party_target_from_entry_point(monkeypatch: pytest.MonkeyPatch) ->
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("", "empty target spec"),
+        ("", "an empty target"),
         ("reference:1.0.0", "the oldest modelled is 2.0.0"),
         ("reference:3.1.0:standard", "StandardAuthorizer first shipped in 3.2.0"),
-        ("reference:3.9.0:zk", "expected 'standard' or 'acl'"),
+        ("reference:3.9.0:zk", "FLAVOUR is standard or acl, not 'zk'"),
         ("python:justamodule", "expected python:package.module:factory"),
         ("python:kafka_conformance:nope", "has no attribute 'nope'"),
     ],

@@ -8,7 +8,7 @@ from kafka_conformance.cli.main import main
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--broker", "nope"], "not a transactions target"),
+    (["--broker", "nope"], "check transactions --broker takes kafka:VERSION, bootstrap:HOST:PORT"),
     (["--broker", "kafka:3.9.1", "--transaction-version", "2"], "no transaction.version 2"),
     (["--broker", "bootstrap:127.0.0.1:1"], "--kafka-version"),
     (["--broker", "kafka:2.8.2"], "modelled from Kafka 3.0.0"),

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_conformance.requests.targets import RequestsTargetError, parse_requests_target
+from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.requests.targets import parse_requests_target
 
 
 def test_check_requests_on_kfake_diverges_where_recorded(go_programs: dict[str, Path]) -> None:
@@ -27,5 +28,5 @@ def test_check_requests_on_kfake_diverges_where_recorded(go_programs: dict[str, 
 def test_kfake_is_a_target_of_its_own() -> None:
     target = parse_requests_target("kfake")
     assert target.release is None and target.admin.name == "admin" and target.user.name == "alice"
-    with pytest.raises(RequestsTargetError, match="kfake"):
+    with pytest.raises(TargetError, match="kfake"):
         parse_requests_target("kfakes")
