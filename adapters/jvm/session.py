@@ -233,6 +233,10 @@ _JAVA_OPTIONS = (
     # 3.5 to 3.8), and an AclAuthorizer case opens and closes two sessions; the Netty client does not.
     # Only ZooKeeper clients read it, so it changes nothing for the other targets.
     "-Dzookeeper.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty",
+    # The JVM's own ZooKeeper server (ZooKeeperHost) serves one client at a time: one selector thread
+    # that also handles the requests, instead of handing each to a pool of workers.
+    "-Dzookeeper.nio.numSelectorThreads=1",
+    "-Dzookeeper.nio.numWorkerThreads=0",
 )
 
 _SHARED: dict[tuple[str, ...], JvmSession] = {}
