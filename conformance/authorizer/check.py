@@ -30,7 +30,8 @@ from kafka_conformance.authorizer.domain.strategies import DEFAULT_MODE, MODES, 
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.minimize import one_minimal, simplify
 from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Property
-from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
+from kafka_conformance.authorizer.releases.agreement import agreement_of
+from kafka_conformance.authorizer.report import Counterexample, Divergence, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample, still_failing
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
@@ -338,10 +339,17 @@ def _failed(prop: Property, ctx: CheckContext, case: tuple[Scenario, CaseFailed 
             examples: int) -> PropertyResult:
     scenario, exc = case
     if isinstance(exc, CaseFailed):
-        cx = Counterexample(prop.name, scenario, divergence=exc.divergence)  # type: ignore[arg-type]
-        return PropertyResult(prop.name, Status.FAILED, examples, cx)
+        return PropertyResult(prop.name, Status.FAILED, examples, _counterexample(prop, ctx.caps, scenario, exc))
     return PropertyResult(prop.name, Status.ERROR, examples, Counterexample(prop.name, scenario,
                                                                             adapter_error=exc.what))
+
+
+def _counterexample(prop: Property, caps: Capabilities, scenario: Scenario, exc: CaseFailed) -> Counterexample:
+    """The minimal case and its divergence, with the releases of Kafka that answer it alike."""
+    d = exc.divergence
+    if not isinstance(d, Divergence):
+        raise TypeError(f"a failed case carries a Divergence, not {type(d).__name__}")
+    return Counterexample(prop.name, scenario, divergence=d, agreement=agreement_of(prop, scenario, caps, d.anomaly, d.actual))
 
 
 def run_property_once(prop_name: str, target: Target, scenario: Scenario) -> PropertyResult:
@@ -351,8 +359,7 @@ def run_property_once(prop_name: str, target: Target, scenario: Scenario) -> Pro
     try:
         prop.check(ctx, scenario)
     except CaseFailed as exc:
-        return PropertyResult(prop.name, Status.FAILED, 1,
-                              Counterexample(prop.name, scenario, divergence=exc.divergence))  # type: ignore[arg-type]
+        return PropertyResult(prop.name, Status.FAILED, 1, _counterexample(prop, ctx.caps, scenario, exc))
     except TargetCrashed as exc:
         return PropertyResult(prop.name, Status.ERROR, 1, Counterexample(prop.name, scenario, adapter_error=exc.what))
     return PropertyResult(prop.name, Status.PASSED, 1)

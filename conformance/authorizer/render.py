@@ -49,6 +49,8 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None, target: str)
         lines.append(f"expected: {d.expected}")
         lines.append(f"actual:   {d.actual}")
         lines.append(f"why: {d.explanation}")
+        if cx.agreement is not None:
+            lines.append(cx.agreement.describe())
     if cx.adapter_error is not None:
         lines.append(f"the target could not answer: {cx.adapter_error}")
     if saved_to:
@@ -133,6 +135,8 @@ def to_json(report: Report) -> dict[str, Any]:
             body["scenario"] = scenario_to_json(cx.scenario)
             if cx.divergence is not None:
                 body["divergence"] = attrs.asdict(cx.divergence)
+            if cx.agreement is not None:
+                body["agreement"] = {"alike": list(cx.agreement.alike), "expected": list(cx.agreement.expected)}
             if cx.adapter_error is not None:
                 body["adapter_error"] = cx.adapter_error
         return body

@@ -15,6 +15,7 @@ import attrs
 from kafka_conformance.authorizer.cases import Scenario
 
 __all__ = [
+    "Agreement",
     "Counterexample",
     "Divergence",
     "PropertyResult",
@@ -59,6 +60,36 @@ class Divergence:
 
 
 @attrs.frozen
+class Agreement:
+    """Which modelled Kafka releases (``flavour@release``, oldest first) answer a minimal case as the
+    implementation did, and which as expected (:mod:`kafka_conformance.authorizer.releases.agreement`)."""
+
+    alike: tuple[str, ...]
+    expected: tuple[str, ...]
+
+    def describe(self) -> str:
+        """One line, the releases as runs per flavour: ``acl 2.0.0-2.7.2, standard 3.2.0``."""
+        return (f"Kafka releases answering as this implementation did: {_runs(self.alike) or 'none'}; "
+                f"as expected: {_runs(self.expected) or 'none'}")
+
+
+def _runs(profiles: tuple[str, ...]) -> str:
+    """Consecutive modelled releases of one flavour as a range; a gap starts a new one."""
+    from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
+
+    index = {str(v): i for i, v in enumerate(APACHE_KAFKA_RELEASES)}
+    runs: list[tuple[str, str, str, int]] = []  # flavour, first, last, index of last
+    for name in profiles:
+        flavour, _, release = name.partition("@")
+        at = index.get(release, -2)
+        if runs and runs[-1][0] == flavour and runs[-1][3] == at - 1:
+            runs[-1] = (flavour, runs[-1][1], release, at)
+        else:
+            runs.append((flavour, release, release, at))
+    return ", ".join(f"{f} {a}" + (f"-{b}" if b != a else "") for f, a, b, _ in runs)
+
+
+@attrs.frozen
 class Counterexample:
     """A minimal (shrunk) case that shows a divergence or an adapter error, replayable."""
 
@@ -67,6 +98,8 @@ class Counterexample:
     divergence: Divergence | None = None
     adapter_error: str | None = None
     """For Status.ERROR: what went wrong talking to the target."""
+    agreement: Agreement | None = None
+    """For a divergence: which Kafka releases answer the case as the target did."""
 
     @builtins.property  # the field named `property` shadows the builtin in this class body
     def anomaly(self) -> str:

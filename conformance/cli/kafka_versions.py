@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kafka_conformance.authorizer.kafka_versions import MODES, releases_named, run_campaign, to_markdown
+    from kafka_conformance.authorizer.releases.campaign import MODES, releases_named, run_campaign, to_markdown
 
     if args.max_examples < 1:
         print("kafka-conformance: error: kafka-versions: --max-examples must be at least 1", file=sys.stderr)

@@ -68,6 +68,7 @@ def _cell(result: PropertyResult, target: str) -> Cell:
         saved_to=result.saved_to,
         replay=replay_command(result.saved_to, target),
         listing=format_kafka_acls_list(cx.scenario.bindings) if cx.scenario.bindings else "",
+        releases=cx.agreement.describe() if cx.agreement is not None else "",
     )
     notes = (result.reason,) if result.reason else ()
     return Cell(result.name, CellStatus.DIVERGES, result.examples, divergences=(divergence,), notes=notes)

@@ -72,6 +72,9 @@ class Divergence:
     listing: str = ""
     """An authorizer case's ACLs as ``kafka-acls --list`` prints them (``kafka-conformance explain``
     reads it back); empty for the other suites."""
+    releases: str = ""
+    """Which Kafka releases answer the case as the implementation did, and which as expected
+    (an authorizer divergence); empty where the suite does not say."""
 
 
 @attrs.frozen

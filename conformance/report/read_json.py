@@ -75,6 +75,7 @@ def _divergence(obj: Any, where: str) -> Divergence:
         saved_to=_opt(obj, "saved_to", str, where, None),
         replay=_opt(obj, "replay", str, where, None),
         listing=_opt(obj, "listing", str, where, ""),
+        releases=_opt(obj, "releases", str, where, ""),
     )
 
 

@@ -172,6 +172,8 @@ def _evidence(d: Divergence, *, triage: bool) -> str:
         parts.append(f"<dt>actual</dt><dd>{_e(d.actual)}</dd>")
     if d.explanation:
         parts.append(f"<dt>why Kafka answers so</dt><dd>{_e(d.explanation)}</dd>")
+    if d.releases:
+        parts.append(f"<dt>which Kafka releases agree</dt><dd>{_e(d.releases)}</dd>")
     if d.saved_to and not triage:
         parts.append(f"<dt>saved case</dt><dd><code>{_e(d.saved_to)}</code></dd>")
     if d.replay:

@@ -88,6 +88,8 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
                                                      if len(d.case) > MAX_CASE_LINES else [])
             if case:
                 out += ["", "   ```", *(f"   {line[:160]}" for line in case), "   ```"]
+            if d.releases:
+                out.append(f"   {_md(d.releases)}")
             if d.replay:
                 out.append(f"   reproduce: {_code(_relative(d.replay, folder))}")
             out.append("")

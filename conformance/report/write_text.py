@@ -41,6 +41,8 @@ def to_text(report: Report, comparison: Comparison | None = None) -> str:
             demo = " [a demonstration: a planted bug, not counted]" if f.demonstration else ""
             out.append(f"  {n}. {d.anomaly} in {f.suite}:{short(f.target)} (Kafka {f.release}), shown by "
                        f"{', '.join(f.rows)}: expected {d.expected}, got {d.actual}{demo}")
+            if d.releases:
+                out.append(f"      {d.releases}")
             if d.replay:
                 out.append(f"      {d.replay}")
         if len(found) > MAX_LISTED:
