@@ -12,6 +12,7 @@ import enum
 
 import attrs
 
+from kafka_conformance.agreement import Agreement
 from kafka_conformance.authorizer.cases import Scenario
 
 __all__ = [
@@ -57,36 +58,6 @@ class Divergence:
     """Why the expected answer is right (the reference's explanation)."""
     step: str = ""
     """For stateful properties: where in the sequence it happened."""
-
-
-@attrs.frozen
-class Agreement:
-    """Which modelled Kafka releases (``flavour@release``, oldest first) answer a minimal case as the
-    implementation did, and which as expected (:mod:`kafka_conformance.authorizer.releases.agreement`)."""
-
-    alike: tuple[str, ...]
-    expected: tuple[str, ...]
-
-    def describe(self) -> str:
-        """One line, the releases as runs per flavour: ``acl 2.0.0-2.7.2, standard 3.2.0``."""
-        return (f"Kafka releases answering as this implementation did: {_runs(self.alike) or 'none'}; "
-                f"as expected: {_runs(self.expected) or 'none'}")
-
-
-def _runs(profiles: tuple[str, ...]) -> str:
-    """Consecutive modelled releases of one flavour as a range; a gap starts a new one."""
-    from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
-
-    index = {str(v): i for i, v in enumerate(APACHE_KAFKA_RELEASES)}
-    runs: list[tuple[str, str, str, int]] = []  # flavour, first, last, index of last
-    for name in profiles:
-        flavour, _, release = name.partition("@")
-        at = index.get(release, -2)
-        if runs and runs[-1][0] == flavour and runs[-1][3] == at - 1:
-            runs[-1] = (flavour, runs[-1][1], release, at)
-        else:
-            runs.append((flavour, release, release, at))
-    return ", ".join(f"{f} {a}" + (f"-{b}" if b != a else "") for f, a, b, _ in runs)
 
 
 @attrs.frozen

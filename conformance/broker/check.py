@@ -38,6 +38,7 @@ from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.broker.agreement import agreement_of
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes, excluded_classes
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
@@ -245,7 +246,9 @@ def _round(
         test()
     except BrokerCaseFailed as exc:
         case, _ = last[0]
-        return BrokerFinding(exc.divergence.anomaly, case, exc.divergence, exc.run.steps, examples), examples
+        agreement = agreement_of(case, exc.run.steps, exc.divergence, profile)
+        return BrokerFinding(exc.divergence.anomaly, case, exc.divergence, exc.run.steps, examples,
+                             agreement=agreement), examples
     except WireError as exc:
         return f"the broker stopped answering: {exc}", examples
     except BrokerStartError as exc:

@@ -15,6 +15,8 @@ from collections.abc import Callable
 import attrs
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.agreement import Agreement
+from kafka_conformance.broker.agreement import agreement_of
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.broker.classes import NO_DELETE, NO_RESTART
 from kafka_conformance.broker.compare import BrokerDivergence, CaseRun, run_case
@@ -107,6 +109,8 @@ class ProbeResult:
     divergences: tuple[BrokerDivergence, ...] = ()
     error: str = ""
     run: CaseRun | None = None
+    agreement: Agreement | None = None
+    """For a divergence: which Kafka releases answer the probe's case up to its first divergence as the broker did."""
 
     @property
     def summary(self) -> str:
@@ -153,7 +157,8 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
                 client = None
             status = "diverges" if run.divergences else "conforms"
             names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))
-            out.append(ProbeResult(probe.name, probe.question, status, names, run.divergences, run=run))
+            agreement = agreement_of(probe.case, run.steps, run.divergences[0], profile) if run.divergences else None
+            out.append(ProbeResult(probe.name, probe.question, status, names, run.divergences, run=run, agreement=agreement))
     finally:
         if client is not None:
             client.close()

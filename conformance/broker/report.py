@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
+from kafka_conformance.agreement import Agreement
 from kafka_conformance.broker.cases import BrokerCase, case_to_json
 from kafka_conformance.broker.classes import BROKER_CLASSES, missed_classes
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence, StepRecord
@@ -34,6 +35,8 @@ class BrokerFinding:
     examples: int
     """Cases run in the round that found it."""
     saved_to: str | None = None
+    agreement: Agreement | None = None
+    """Which Kafka releases answer the case as the broker did (None: the replay cannot tell)."""
 
 
 @attrs.frozen
@@ -97,12 +100,16 @@ def render_broker_text(report: BrokerReport) -> str:
         for p in report.probes:
             mark = {"conforms": "ok  ", "diverges": "DIFF", "error": "ERR ", "skipped": "skip"}[p.status]
             lines.append(f"  {mark} {p.name:<{width}}  {p.summary}")
+            if p.agreement is not None:
+                lines.append(f"  {'':4} {'':<{width}}  {p.agreement.describe()}")
     for f in report.findings:
         lines.append("")
         lines.append(f"FOUND {f.anomaly}: {BROKER_ANOMALIES.get(f.anomaly, '')}")
         lines.append("  minimal case:")
         lines += [f"    {line}" for line in f.case.describe().splitlines()]
         lines += [f"  {line}" for line in f.divergence.describe().splitlines()]
+        if f.agreement is not None:
+            lines.append(f"  {f.agreement.describe()}")
         if f.saved_to:
             lines.append(f"  saved: {f.saved_to}")
     for e in report.errors:
@@ -130,6 +137,10 @@ def render_broker_text(report: BrokerReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _agreement_json(agreement: Agreement | None) -> dict[str, list[str]] | None:
+    return None if agreement is None else {"alike": list(agreement.alike), "expected": list(agreement.expected)}
+
+
 def _divergence_json(d: BrokerDivergence) -> dict[str, Any]:
     return attrs.asdict(d)
 
@@ -152,6 +163,7 @@ def report_to_json(report: BrokerReport) -> dict[str, Any]:
                 "steps": [attrs.asdict(s) for s in f.steps],
                 "examples": f.examples,
                 "saved_to": f.saved_to,
+                "agreement": _agreement_json(f.agreement),
             }
             for f in report.findings
         ],
@@ -162,6 +174,7 @@ def report_to_json(report: BrokerReport) -> dict[str, Any]:
                 "status": p.status,
                 "anomalies": list(p.anomalies),
                 "divergences": [_divergence_json(d) for d in p.divergences],
+                "agreement": _agreement_json(p.agreement),
                 "error": p.error or None,
             }
             for p in report.probes

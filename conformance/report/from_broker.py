@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kafka_conformance.agreement import Agreement
 from kafka_conformance.authorizer.targets import replay_command
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence
 from kafka_conformance.broker.probes import PROBES, ProbeResult
@@ -57,7 +58,8 @@ def _probe_cell(probe: ProbeResult, saved_to: str | None) -> Cell:
         return Cell(row, CellStatus.NOT_APPLICABLE, 0, reason=probe.error)
     case = next((p.case for p in PROBES if p.name == probe.name), None)
     lines = tuple(case.describe().splitlines()) if case is not None else ()
-    return Cell(row, CellStatus.DIVERGES, 1, divergences=tuple(_divergences(probe.divergences, lines, saved_to)))
+    return Cell(row, CellStatus.DIVERGES, 1,
+                divergences=tuple(_divergences(probe.divergences, lines, saved_to, probe.agreement)))
 
 
 def _generated(report: BrokerReport) -> Cell:
@@ -65,7 +67,7 @@ def _generated(report: BrokerReport) -> Cell:
     if report.findings:
         found = []
         for f in report.findings:
-            found += _divergences((f.divergence,), tuple(f.case.describe().splitlines()), f.saved_to)
+            found += _divergences((f.divergence,), tuple(f.case.describe().splitlines()), f.saved_to, f.agreement)
         return Cell(GENERATED, CellStatus.DIVERGES, report.examples, divergences=tuple(found), notes=errors)
     if errors:
         return Cell(GENERATED, CellStatus.COULD_NOT_RUN, report.examples, reason=errors[0], notes=errors[1:])
@@ -75,7 +77,9 @@ def _generated(report: BrokerReport) -> Cell:
     return Cell(GENERATED, CellStatus.HOLDS, report.examples)
 
 
-def _divergences(found: tuple[BrokerDivergence, ...], case: tuple[str, ...], saved_to: str | None) -> list[Divergence]:
+def _divergences(found: tuple[BrokerDivergence, ...], case: tuple[str, ...], saved_to: str | None,
+                 agreement: Agreement | None) -> list[Divergence]:
+    """One per anomaly; the releases that agree are said of the first (the case was replayed up to it)."""
     out: dict[str, Divergence] = {}
     for d in found:
         if d.anomaly in out:
@@ -90,5 +94,6 @@ def _divergences(found: tuple[BrokerDivergence, ...], case: tuple[str, ...], sav
             explanation=d.rule,
             saved_to=saved_to,
             replay=replay_command(saved_to),
+            releases=agreement.describe() if agreement is not None and d is found[0] else "",
         )
     return list(out.values())

@@ -69,20 +69,22 @@ UNITS: dict[str, set[str]] = {
     # conformance: the three suites never import each other
     "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker", "conformance.report"},
     "conformance.casefiles": {"reference.bounded"},
+    # which releases answer a finding alike, as one value for every suite
+    "conformance.agreement": {"reference.releases"},
     # the trust boundary: passwords held and masked, files written whole; below every suite
     "conformance.credentials": set(),
     "conformance.outputs": {"conformance.credentials"},
     # public strategies for users' own tests: the suites' value types and strategies, read-only
     "conformance.strategies": {"reference.*", "conformance.authorizer", "conformance.producer", "conformance.broker"},
     "conformance.format_report": {"reference.*"},
-    "conformance.authorizer": {"reference.*", "adapters.targets",
+    "conformance.authorizer": {"reference.*", "adapters.targets", "conformance.agreement",
                                "adapters.protocol", "adapters.case", "adapters.reference_adapter", "adapters.jsonlines",
                                "adapters.jvm", "adapters.timed", "adapters.sandbox", "adapters.reaper", "conformance.casefiles",
                                "conformance.__init__", "conformance.terminal", "conformance.outputs"},
     "conformance.producer": {"reference.*", "adapters.targets",
                              "adapters.brokers", "adapters.clients", "adapters.go", "adapters.node", "adapters.reaper",
                              "conformance.casefiles", "conformance.terminal", "conformance.outputs"},
-    "conformance.broker": {"reference.*", "adapters.targets",
+    "conformance.broker": {"reference.*", "adapters.targets", "conformance.agreement",
                            "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.casefiles",
                            "conformance.terminal", "conformance.outputs", "conformance.credentials"},
     # what a person sees while a suite runs: the suites report to it, it imports none of them
@@ -93,7 +95,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.transactions": {"reference.*", "adapters.targets", "adapters.brokers"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
-    "conformance.report": {"reference.*", "adapters.targets",
+    "conformance.report": {"reference.*", "adapters.targets", "conformance.agreement",
                            "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
                            "conformance.producer", "conformance.broker", "conformance.casefiles", "conformance.__init__",
                            "conformance.terminal", "conformance.outputs"},

@@ -33,3 +33,8 @@ def test_release_difference_is_found_and_named() -> None:
     assert table["fresh-producer-nonzero"] == ("unknown-producer-accepted",)
     assert [f.anomaly for f in report.findings] == ["unknown-producer-accepted"]
     assert len(report.findings[0].case.batches) == 1
+    # which Kafka releases agree: the broker answers as 2.5.0 to 4.4.0 do, not as the claimed 2.4.0
+    for agreement in (report.findings[0].agreement, next(p.agreement for p in report.probes if p.name == "fresh-producer-nonzero")):
+        assert agreement is not None
+        assert "4.3.0" in agreement.alike and "2.5.0" in agreement.alike and "2.4.0" in agreement.expected
+        assert "2.4.0" not in agreement.alike
