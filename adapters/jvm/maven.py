@@ -243,10 +243,16 @@ def resolve_user_artifact(artifact: Artifact, *, cache: Path | None = None) -> t
         own = jars.joinpath(*artifact.group.split("."), artifact.artifact, artifact.version)
         if not any(own.glob("*.jar")):
             raise JarError(f"mvn resolved {artifact} but gave no jar of it (is its packaging jar?)")
-        where = folder / f"{artifact.group}_{artifact.directory_name}"
-        if where.exists():
-            shutil.rmtree(where)
-        os.replace(jars, where)
+        # Named by what it holds: a run (or a Spark worker) never replaces jars another one is using;
+        # the same build resolved twice lands in the same folder.
+        digest = hashlib.sha256(json.dumps(_sums(jars), sort_keys=True).encode()).hexdigest()[:16]
+        where = folder / f"{artifact.group}_{artifact.directory_name}_{digest}"
+        if not where.is_dir():
+            try:
+                os.replace(jars, where)
+            except OSError as exc:
+                if not where.is_dir():  # not a concurrent twin: a real failure to store the jars
+                    raise JarError(f"cannot keep the jars of {artifact} in {where}: {exc}") from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return tuple(sorted(where.rglob("*.jar")))

@@ -21,6 +21,7 @@ from hypothesis import settings as Settings
 from hypothesis.errors import FlakyFailure, FlakyReplay
 
 from kafka_conformance.adapters.protocol import Capabilities
+from kafka_conformance.adapters.targets import Problem, Role
 from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.authorizer.domain.classes import applicable_classes, owner_of
 from kafka_conformance.authorizer.domain.classify import classes_of
@@ -85,10 +86,11 @@ def check_authorizer(
     unusable target or setting (the CLI's exit code 2).
     """
     if mode not in MODES:
-        raise TargetError(f"unknown generation mode {mode!r}; expected one of {', '.join(MODES)}")
+        raise TargetError(f"unknown generation mode {mode!r}; expected one of {', '.join(MODES)}", Problem.MALFORMED,
+                          Role.AUTHORIZER)
     if max_examples is not None and not 1 <= max_examples <= MAX_EXAMPLES:
         raise TargetError(f"max_examples must be 1 to {MAX_EXAMPLES} per property, got {max_examples}; "
-                          "for larger campaigns use 'kafka-conformance fuzz --cases N'")
+                          "for larger campaigns use 'kafka-conformance fuzz --cases N'", Problem.MALFORMED, Role.AUTHORIZER)
     resolved = target if isinstance(target, Target) else resolve_target(
         target, kafka_version=kafka_version, flavour=flavour, timeout=timeout
     )
@@ -163,7 +165,7 @@ def _select(names: Iterable[str] | None) -> list[Property]:
     chosen = []
     for name in names:
         if name not in by_name:
-            raise TargetError(f"unknown property {name!r}; known: {', '.join(by_name)}")
+            raise TargetError(f"unknown property {name!r}; known: {', '.join(by_name)}", Problem.MALFORMED, Role.AUTHORIZER)
         chosen.append(by_name[name])
     return chosen
 

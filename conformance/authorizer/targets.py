@@ -29,7 +29,7 @@ from kafka_conformance.adapters.protocol import (
 )
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.adapters.sandbox import sandboxed
-from kafka_conformance.adapters.targets import ENTRY_POINT_GROUP, KINDS, Role, TargetError, parse_target
+from kafka_conformance.adapters.targets import ENTRY_POINT_GROUP, KINDS, Problem, Role, TargetError, parse_target
 from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, TimedAdapter, call_within, check_timeout
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
@@ -37,6 +37,10 @@ from kafka_conformance.reference.releases import DEFAULT_VERSION, known_release
 
 __all__ = ["CODE_KINDS", "ENTRY_POINT_GROUP", "Target", "TargetError", "builtin_targets", "close_targets", "names_code",
            "replay_command", "resolve_target", "short_label"]
+
+def _refused(message: str, problem: Problem = Problem.MALFORMED) -> TargetError:
+    return TargetError(message, problem, Role.AUTHORIZER)
+
 
 @attrs.frozen
 class Target:
@@ -132,9 +136,9 @@ def resolve_target(
         seconds = DEFAULT_TIMEOUT_S if timeout is None else check_timeout(timeout, "the timeout")
         default_timeout()  # refuses the environment variable it replaced, rather than ignore it
     except ValueError as exc:
-        raise TargetError(str(exc)) from None
+        raise _refused(str(exc)) from None
     except AdapterError as exc:
-        raise TargetError(str(exc)) from None
+        raise _refused(str(exc)) from None
     kind, _, rest = spec.partition(":")
     try:
         if kafka_version is not None:
@@ -154,7 +158,7 @@ def resolve_target(
             target = _entry_point(spec, seconds)
         return _override(target, kafka_version, flavour)
     except AclValueError as exc:
-        raise TargetError(f"target {spec!r}: {exc}") from exc
+        raise _refused(f"target {spec!r}: {exc}") from exc
 
 
 def _no_contradiction(spec: str, kind: str, rest: str, kafka_version: str | None, flavour: str | None) -> None:
@@ -166,10 +170,10 @@ def _no_contradiction(spec: str, kind: str, rest: str, kafka_version: str | None
         return
     parts = [p for p in rest.split(":") if p]
     if kafka_version is not None and parts and known_release(parts[0]) != known_release(kafka_version):
-        raise TargetError(f"target {spec!r} names release {parts[0]} but --kafka-version is {kafka_version}; "
+        raise _refused(f"target {spec!r} names release {parts[0]} but --kafka-version is {kafka_version}; "
                           "give the release once")
     if flavour is not None and len(parts) > 1 and Flavour.parse(parts[1]) is not Flavour.parse(flavour):
-        raise TargetError(f"target {spec!r} names flavour {parts[1]} but --flavour is {flavour}; "
+        raise _refused(f"target {spec!r} names flavour {parts[1]} but --flavour is {flavour}; "
                           "give the flavour once")
 
 
@@ -186,7 +190,7 @@ def _override(target: Target, kafka_version: str | None, flavour: str | None) ->
 def _reference(spec: str, rest: str, kafka_version: str | None, flavour: str | None, *, indexed: bool = False) -> Target:
     parts = [p for p in rest.split(":") if p] if rest else []
     if len(parts) > 2:
-        raise TargetError(f"target {spec!r}: expected reference[:VERSION[:FLAVOUR]]")
+        raise _refused(f"target {spec!r}: expected reference[:VERSION[:FLAVOUR]]")
     version = kafka_version or (parts[0] if parts else str(DEFAULT_VERSION))
     chosen = flavour or (parts[1] if len(parts) > 1 else "standard")
     known_release(version)
@@ -197,31 +201,31 @@ def _reference(spec: str, rest: str, kafka_version: str | None, flavour: str | N
 def _load_factory(spec: str, path: str) -> Callable[[], object]:
     module_name, sep, attr = path.partition(":")
     if not sep or not module_name or not attr:
-        raise TargetError(f"target {spec!r}: expected python:package.module:factory")
+        raise _refused(f"target {spec!r}: expected python:package.module:factory")
     # Like ``python -m``: modules in the current directory are importable.
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
         module = sandboxed(importlib.import_module, (module_name,), f"importing {module_name!r}")
     except AdapterError as exc:  # the module's own code ended the run, moved the directory, ...
-        raise TargetError(f"target {spec!r}: {exc}") from None
+        raise _refused(f"target {spec!r}: {exc}") from None
     except ModuleNotFoundError as exc:
         hint = ("; run from the directory that holds it, or add that directory to PYTHONPATH"
                 if exc.name == module_name.split(".")[0] else "")
-        raise TargetError(f"target {spec!r}: cannot import {module_name!r}: {exc}{hint}") from None
+        raise _refused(f"target {spec!r}: cannot import {module_name!r}: {exc}{hint}") from None
     except SyntaxError as exc:
-        raise TargetError(f"target {spec!r}: {exc.filename}:{exc.lineno}: syntax error in the target's code: "
+        raise _refused(f"target {spec!r}: {exc.filename}:{exc.lineno}: syntax error in the target's code: "
                           f"{exc.msg}") from None
     except Exception as exc:
-        raise TargetError(f"target {spec!r}: importing {module_name!r} raised {type(exc).__name__}: "
+        raise _refused(f"target {spec!r}: importing {module_name!r} raised {type(exc).__name__}: "
                           f"{str(exc)[:300]}") from None
     obj: object = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise TargetError(f"target {spec!r}: {module_name!r} has no attribute {attr!r}")
+            raise _refused(f"target {spec!r}: {module_name!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     if not callable(obj):
-        raise TargetError(f"target {spec!r}: {attr!r} is not callable")
+        raise _refused(f"target {spec!r}: {attr!r} is not callable")
     return obj
 
 
@@ -236,22 +240,23 @@ def _from_factory(spec: str, factory: Callable[[], object], timeout: float) -> T
     try:
         sample = call_within(sandboxed, timeout, "the factory", factory, (), "the factory")
     except AdapterError as exc:
-        raise TargetError(f"target {label!r}: {exc}") from None
+        raise _refused(f"target {label!r}: {exc}", Problem.DID_NOT_START) from None
     except Exception as exc:
-        raise TargetError(f"target {label!r}: the factory raised {type(exc).__name__}: {str(exc)[:300]}") from None
+        raise _refused(f"target {label!r}: the factory raised {type(exc).__name__}: {str(exc)[:300]}",
+                       Problem.DID_NOT_START) from None
     try:
         validate_adapter(sample, where=f"target {label!r} ({type(sample).__name__})")
         adapter = TimedAdapter(sample, timeout)
         caps = adapter.capabilities()
         if not isinstance(caps, Capabilities):
-            raise TargetError(f"target {label!r}: capabilities() must return a Capabilities, got {str(caps)[:200]}")
+            raise _refused(f"target {label!r}: capabilities() must return a Capabilities, got {str(caps)[:200]}")
         adapter.close()
     except AdapterError as exc:
-        raise TargetError(f"target {label!r}: {exc}" if label not in str(exc) else str(exc)) from None
+        raise _refused(f"target {label!r}: {exc}" if label not in str(exc) else str(exc)) from None
     except TargetError:
         raise
     except Exception as exc:
-        raise TargetError(f"target {label!r}: setting up the target raised {type(exc).__name__}: {str(exc)[:300]}") from None
+        raise _refused(f"target {label!r}: setting up the target raised {type(exc).__name__}: {str(exc)[:300]}") from None
     return Target(spec, timed, caps)
 
 
@@ -269,8 +274,16 @@ def _cmd(spec: str, command: str, timeout: float) -> Target:
     try:
         factory, caps = command_target(command, timeout=timeout)
     except AdapterError as exc:
-        raise TargetError(f"target {spec!r}: {exc}") from exc
+        raise _refused(f"target {spec!r}: {exc}", Problem.DID_NOT_START) from exc
     return Target(spec, factory, caps)
+
+
+def _jvm_problem(exc: Exception) -> Problem:
+    from kafka_conformance.adapters.jvm.session import JvmUnavailable
+
+    if isinstance(exc, JvmUnavailable):  # no JDK, no py4j, jars not fetched: this machine's set-up
+        return Problem.UNAVAILABLE
+    return Problem.DID_NOT_START if isinstance(exc, AdapterError) else Problem.MALFORMED
 
 
 _JVM_BUILTIN = "kafka-default-by-type"
@@ -296,7 +309,7 @@ def _jvm(spec: str, rest: str, timeout: float) -> Target:
             factory = jvm_adapter.jvm_factory(parsed)
         factory().close()
     except (ValueError, JvmUnavailable, AdapterError) as exc:
-        raise TargetError(f"{exc} (target {label!r})") from exc
+        raise _refused(f"{exc} (target {label!r})", _jvm_problem(exc)) from exc
     return _from_factory(spec, factory, timeout)
 
 
@@ -309,10 +322,10 @@ def _kafka(spec: str, rest: str) -> Target:
         factory, caps, _ = kafka_target.kafka_factory(rest)
         factory().close()  # start the JVM (and ZooKeeper) now: a failure is the user's setup, exit 2
     except (ValueError, AdapterError) as exc:
-        raise TargetError(f"target {spec!r}: {exc}") from exc
+        raise _refused(f"target {spec!r}: {exc}", _jvm_problem(exc)) from exc
     return Target(spec, factory, caps)
 
 
 def _entry_point(spec: str, timeout: float) -> Target:
-    (ep,) = (ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec)
-    return _from_factory(spec, ep.load(), timeout)
+    found = next(ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == spec)  # the first, as pytest takes plugins
+    return _from_factory(spec, found.load(), timeout)

@@ -1,13 +1,12 @@
 """Which Kafka releases answer a broker finding's crafted case as the broker did.
 
 The case is replayed on the reference broker of every modelled release (1.0.0 to 4.4.0),
-in the model alone, and each release's answers are compared with what the broker
-answered, step by step up to the divergence: a release giving the broker's answers
+in the model alone, on a partition beginning where the run's began, and each release's
+answers are compared with what the broker answered, step by step up to the divergence: a release giving the broker's answers
 answers as the broker did, one giving the claimed release's answers answers as
 expected.  The replay must first give back, for the claimed release, exactly the
 answers the run recorded for it; a case whose answers depend on what the replay cannot
-reproduce (a shared partition's history, a restart's recovery) gets no agreement at all
-rather than a wrong one.
+reproduce (a restart's recovery) gets no agreement at all rather than a wrong one.
 """
 
 from __future__ import annotations
@@ -31,29 +30,23 @@ Answer = tuple[int, int]
 
 
 def agreement_of(case: BrokerCase, steps: Sequence[StepRecord], divergence: BrokerDivergence,
-                 claimed: BrokerProfile) -> Agreement | None:
+                 claimed: BrokerProfile, start: int = 0) -> Agreement | None:
     """The releases answering steps 0 to the divergence's as the broker did, and as the claimed
-    release does; None when the replay cannot stand for the run (see the module's docstring)."""
+    release does; ``start`` is the offset the run's partition began at.  None when the replay
+    cannot stand for the run (see the module's docstring)."""
     if divergence.step < 0 or any(a.kind.is_restart for a in case.actions) or len(steps) <= divergence.step:
         return None
     upto = divergence.step + 1
     recorded_expected = [_answer(s.expected_error, s.expected_offset) for s in steps[:upto]]
     actual = [_answer(s.actual_error, s.actual_offset) for s in steps[:upto]]
-    mine = _replay(case, claimed, upto)
-    if mine is None or [e for e, _ in mine] != [e for e, _ in recorded_expected]:
-        return None
-    shift = _shift(mine, recorded_expected)
-    if shift is None:
+    if _replay(case, claimed, upto, start) != recorded_expected:
         return None
     alike, expected = [], []
     for version in (v for v in IDEMPOTENCE_RELEASES if v >= OLDEST_BROKER):
-        answers = _replay(case, broker_profile(version), upto)
-        if answers is None:
-            continue
-        shifted = [(e, o + shift if o >= 0 else o) for e, o in answers]
-        if shifted == actual:
+        answers = _replay(case, broker_profile(version), upto, start)
+        if answers == actual:
             alike.append(str(version))
-        elif shifted == recorded_expected:
+        elif answers == recorded_expected:
             expected.append(str(version))
     return Agreement(tuple(alike), tuple(expected))
 
@@ -62,25 +55,18 @@ def _answer(error: int, offset: int) -> Answer:
     return (error, offset if error == 0 else -1)
 
 
-def _shift(replayed: list[Answer], recorded: list[Answer]) -> int | None:
-    """The offset the run's partition started at (a shared partition holds earlier cases' records):
-    one constant for every success, or None when the two do not line up."""
-    shifts = {r - m for (_, m), (_, r) in zip(replayed, recorded, strict=True) if m >= 0 and r >= 0}
-    if len(shifts) > 1:
-        return None
-    return shifts.pop() if shifts else 0
-
-
-def _replay(case: BrokerCase, profile: BrokerProfile, steps: int) -> list[Answer] | None:
-    """The model's answers to the case's first ``steps`` batches, DeleteRecords applied as the run applies them."""
+def _replay(case: BrokerCase, profile: BrokerProfile, steps: int, start: int) -> list[Answer] | None:
+    """The model's answers to the case's first ``steps`` batches on a partition beginning at ``start``,
+    DeleteRecords applied as the run applies them."""
     log = PartitionLog(profile)
+    log.log_start_offset = log.log_end_offset = log.checkpointed_log_start = start
     out: list[Answer] = []
     try:
         for i, crafted in enumerate(case.batches[:steps]):
             for action in case.actions_before(i):
-                if log.log_end_offset < action.offset:
+                if log.log_end_offset < start + action.offset:
                     return None  # the run's broker refused it: the model has no answer to compare
-                log.delete_records(action.offset)
+                log.delete_records(start + action.offset)
             answer = log.append_client(crafted.to_batch(1000 + crafted.producer, "agreement", i, _NOW_MS))
             out.append(_answer(answer.error.code, answer.base_offset))
     except ValueError:

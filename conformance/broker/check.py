@@ -37,7 +37,7 @@ from hypothesis.errors import FlakyFailure, FlakyReplay
 from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
-from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.adapters.targets import Problem, Role, TargetError
 from kafka_conformance.broker.agreement import agreement_of
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes, excluded_classes
@@ -97,7 +97,7 @@ def _profile(kafka_version: str) -> BrokerProfile:
     checked for, so that a missing extra is a usage error, not an ImportError."""
     if importlib.util.find_spec("kafka") is None:
         raise TargetError("the broker suite builds its requests with kafka-python, which is not installed: "
-                                "pip install 'kafka-conformance[clients]'")
+                          "pip install 'kafka-conformance[clients]'", Problem.UNAVAILABLE, Role.BROKER)
     try:
         return broker_profile(known_release(kafka_version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
@@ -246,7 +246,7 @@ def _round(
         test()
     except BrokerCaseFailed as exc:
         case, _ = last[0]
-        agreement = agreement_of(case, exc.run.steps, exc.divergence, profile)
+        agreement = agreement_of(case, exc.run.steps, exc.divergence, profile, exc.run.start)
         return BrokerFinding(exc.divergence.anomaly, case, exc.divergence, exc.run.steps, examples,
                              agreement=agreement), examples
     except WireError as exc:

@@ -125,6 +125,8 @@ class CaseRun:
     divergences: tuple[BrokerDivergence, ...]
     complete: bool
     """False when a divergence split the logs and the rest of the case was not compared."""
+    start: int = 0
+    """The partition's log end offset when the case began (a shared partition holds earlier cases' records)."""
 
 
 _OTHER_CODES = {
@@ -353,7 +355,7 @@ def _run_steps(
             diverged = _act(connection, log, action, topic, start)
             if diverged is not None:
                 found.append(diverged)
-                return CaseRun(topic, pids, tuple(steps), tuple(found), False)
+                return CaseRun(topic, pids, tuple(steps), tuple(found), False, start)
         leader = connection.leader
         batch = crafted.to_batch(pids[crafted.producer], topic, i, _now_ms())
         request = crafted.describe()
@@ -383,12 +385,12 @@ def _run_steps(
             diverged = _act(connection, log, action, topic, start)
             if diverged is not None:
                 found.append(diverged)
-                return CaseRun(topic, pids, tuple(steps), tuple(found), False)
+                return CaseRun(topic, pids, tuple(steps), tuple(found), False, start)
         leader = connection.leader
         mismatch = compare_logs(log.records(), leader.read_log(topic, 0, start=max(start, log.log_start_offset)))
         if mismatch is not None:
             found.append(mismatch)
-    return CaseRun(topic, pids, tuple(steps), tuple(found), complete)
+    return CaseRun(topic, pids, tuple(steps), tuple(found), complete, start)
 
 
 WARMING_UP = frozenset({3, 5, 6})

@@ -157,7 +157,7 @@ def run_probes(client_factory: type[WireClient] | None, host: str, port: int, pr
                 client = None
             status = "diverges" if run.divergences else "conforms"
             names = tuple(dict.fromkeys(d.anomaly for d in run.divergences))
-            agreement = agreement_of(probe.case, run.steps, run.divergences[0], profile) if run.divergences else None
+            agreement = agreement_of(probe.case, run.steps, run.divergences[0], profile, run.start) if run.divergences else None
             out.append(ProbeResult(probe.name, probe.question, status, names, run.divergences, run=run, agreement=agreement))
     finally:
         if client is not None:

@@ -100,6 +100,10 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=1,
                         help="1: KIP-98's protocol (default); 2: KIP-890 part 2 (EndTxn v5, Produce v12; Kafka 4.0+)")
     parser.add_argument("--row", action="append", dest="rows", metavar="NAME", help="run only this row (repeatable)")
+    parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated scripts"), default=None,
+                        help="generated scripts to run after the rows, each on the broker and the model "
+                             "(default: 10; 0 with --row)")
+    parser.add_argument("--seed", type=types.seed, help="seed of the generated scripts, for a run that repeats exactly")
     types.add_common_options(parser, junit=False, failures=False, quiet=False)
 
 
@@ -110,8 +114,10 @@ def run_transactions(args: argparse.Namespace) -> int:
 
     types.output_file(args.report_json, "--report-json")
     try:
+        examples = args.max_examples if args.max_examples is not None else (0 if args.rows else 10)
         report = check_transactions(args.broker, kafka_version=args.kafka_version, transaction_version=args.transaction_version,
-                                    rows=args.rows, on_row=lambda row: print(row_line(row), file=sys.stderr))
+                                    rows=args.rows, on_row=lambda row: print(row_line(row), file=sys.stderr),
+                                    max_examples=examples, seed=args.seed)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_txn_text(report))

@@ -84,7 +84,7 @@ def run_wire_trace(
 ) -> WireRun:
     """One real run of ``trace`` on ``client`` against ``broker``.
 
-    Raises :class:`TargetError`, :class:`TargetError` or :class:`ClientConfigError`
+    Raises :class:`TargetError` or :class:`ClientConfigError`
     for what cannot run, :class:`ClientRunError` when the client could not start."""
     if client == MODEL:
         return _run_model(trace)
@@ -204,7 +204,7 @@ def check_producer(
     on_result: Callable[[RunResult], None] | None = None,
     progress: ProgressSink | None = None,
 ) -> ProducerReport:
-    """Check one producer client; raises :class:`TargetError` / :class:`TargetError` for
+    """Check one producer client; raises :class:`TargetError` for
     specs that cannot run here (usage errors).
 
     ``traces`` overrides the Hypothesis strategy (default: the wire traces of

@@ -19,9 +19,10 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target, takes
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target, roles_of, takes
 from kafka_conformance.authorizer.targets import Target, resolve_target
 from kafka_conformance.broker.targets import broker_targets_table, parse_broker_target
+from kafka_conformance.credentials import redact_spec
 from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, resolve_client
 from kafka_conformance.producer.engines import parse_broker
 from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
@@ -110,19 +111,23 @@ def make_plan(
     for t in targets:
         if not isinstance(t, str):
             continue
+        shown = redact_spec(t)
         if not target_suites(t):
-            raise ReportError(f"target {t!r}: unknown target; --target takes an authorizer ({takes(Role.AUTHORIZER)}) "
+            elsewhere = [r.option for r in roles_of(t)]
+            what = f"not an authorizer or a broker of the broker suite (it is taken by {', '.join(elsewhere)})" if elsewhere \
+                else "unknown target"
+            raise ReportError(f"target {shown!r}: {what}; --target takes an authorizer ({takes(Role.AUTHORIZER)}) "
                               f"or a broker ({takes(Role.BROKER)}); 'kafka-conformance targets' lists them")
         if target_suites(t) == ("broker",):
             try:
                 parse_broker_target(t)
             except TargetError as exc:
-                raise ReportError(f"target {t!r}: {exc}") from exc
+                raise ReportError(f"target {shown!r}: {exc}") from exc
     for t in targets:
         suite = "authorizer" if isinstance(t, Target) else next(iter(target_suites(t)), None)
         if suite is not None and suite not in chosen:
             hint = "; Kafka's broker of a release is named with --broker kafka:VERSION" if str(t).startswith("kafka:") else ""
-            raise ReportError(f"target {str(t)!r} is for the {suite} suite, which this run does not include{hint}")
+            raise ReportError(f"target {redact_spec(str(t))!r} is for the {suite} suite, which this run does not include{hint}")
     not_run: list[NotRun] = []
     authorizers = _authorizers(named_auth, kafka_version, all_runnable, timeout, not_run) if "authorizer" in chosen else ()
     demonstrations: tuple[str, ...] = ()
@@ -205,7 +210,7 @@ def _producers(clients: Sequence[str], brokers: Sequence[str], all_runnable: boo
         try:
             parse_broker(broker)
         except TargetError as exc:
-            raise ReportError(f"--broker {broker!r}: {exc}") from exc
+            raise ReportError(f"--broker {redact_spec(broker)!r}: {exc}") from exc
     chosen_clients = list(clients) or [MODEL, *_available_clients(all_runnable, not_run)]
     chosen_brokers = list(brokers) or ["test-broker", *_wheel_brokers(not_run, all_runnable=all_runnable)]
     out: list[tuple[str, str, bool]] = []

@@ -154,7 +154,8 @@ def open_requests_target(target: RequestsTarget, timeout_s: float = 120.0) -> It
         try:
             _ready(connection, 10.0, lambda: True)
         except (TargetError, WireError) as exc:
-            raise TargetError(f"{target.spec}: {exc}", Problem.DID_NOT_START, Role.REQUESTS) from None
+            problem = exc.problem if isinstance(exc, TargetError) else Problem.DID_NOT_START  # a refused login stays the user's
+            raise TargetError(f"{target.spec}: {exc}", problem, Role.REQUESTS) from None
         yield connection
         return
     from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason, start_kafka_broker

@@ -15,10 +15,15 @@ but it is named in the report.  Each row runs on its own topic and transactional
 from __future__ import annotations
 
 import contextlib
+import itertools
+import random
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 
 import attrs
+import hypothesis
+from hypothesis import Phase
+from hypothesis.errors import FlakyFailure, FlakyReplay
 
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
 from kafka_conformance.adapters.brokers.wire_client import WireError
@@ -29,9 +34,11 @@ from kafka_conformance.reference.transactions.checker import check_history, hist
 from kafka_conformance.reference.transactions.model import run_model
 from kafka_conformance.reference.transactions.profile import TxnProfile, txn_profile
 from kafka_conformance.reference.transactions.run import ScriptRun, StepAnswer
+from kafka_conformance.reference.transactions.script import TxnScript
 from kafka_conformance.reference.transactions.table import TXN_ROWS, TxnRow, txn_row
+from kafka_conformance.transactions.strategies import txn_scripts
 
-__all__ = ["RowResult", "TxnReport", "check_transactions", "compare_runs"]
+__all__ = ["Generated", "RowResult", "TxnReport", "check_transactions", "compare_runs"]
 
 
 @attrs.frozen
@@ -54,14 +61,28 @@ class RowResult:
 
 
 @attrs.frozen
+class Generated:
+    """The generated scripts of a run (:mod:`.strategies`): how many ran, and the smallest that differed."""
+
+    examples: int
+    seed: int
+    failure: RowResult | None = None
+    script: TxnScript | None = None
+    """The failing script, shrunk (replay it with ``script_from_json``)."""
+    flaky: bool = False
+    """The broker answered the failing script differently when it was run again."""
+
+
+@attrs.frozen
 class TxnReport:
     target: str
     profile: str
     rows: tuple[RowResult, ...]
+    generated: Generated | None = None
 
     @property
     def conforms(self) -> bool:
-        return all(r.agrees for r in self.rows)
+        return all(r.agrees for r in self.rows) and (self.generated is None or self.generated.failure is None)
 
     @property
     def exit_code(self) -> int:
@@ -84,7 +105,7 @@ def compare_runs(real: ScriptRun, model: ScriptRun) -> tuple[str, ...]:
     out = []
     for step, got, want in zip(real.script.steps, real.answers, model.answers, strict=True):
         if not got.same_as(want):
-            out.append(f"step {got.index} {type(step).__name__.lower()} {_step_text(step)}: broker answered "
+            out.append(f"step {got.index} {type(step).__name__.lower()} {step_text(step)}: broker answered "
                        f"{_describe(got)}, Kafka answers {_describe(want)}" + (f" ({want.detail})" if want.detail else ""))
     for got_read, want_read in zip(real.reads, model.reads, strict=True):
         for field in ("committed", "uncommitted", "last_stable_offset", "log_end_offset"):
@@ -94,10 +115,12 @@ def compare_runs(real: ScriptRun, model: ScriptRun) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _step_text(step: object) -> str:
+def step_text(step: object) -> str:
+    """A step's fields as ``key=value`` words, the defaults left out: what the text report shows of a script."""
     fields = attrs.asdict(step)  # type: ignore[arg-type]
     return " ".join(f"{k}={sorted(v) if isinstance(v, frozenset) else v}" for k, v in fields.items()
-                    if v not in (None, False) and not (k == "records" and v == 1) and not (k == "transactional" and v))
+                    if k == "commit" or (v is not None and v is not False and not (k == "records" and v == 1)
+                                         and not (k == "transactional" and v)))
 
 
 def _release(spec: str, kafka_version: str | None) -> KafkaVersion:
@@ -105,13 +128,20 @@ def _release(spec: str, kafka_version: str | None) -> KafkaVersion:
     parsed = parse_target(spec, Role.TRANSACTIONS)
     if parsed.release is not None:
         version = KafkaVersion.parse(parsed.release)
-        if kafka_version is not None and KafkaVersion.parse(kafka_version) != version:
+        if kafka_version is not None and _version(kafka_version) != version:
             raise TargetError(f"this is Kafka {version}; --kafka-version {kafka_version} names another release",
                               Problem.MALFORMED, Role.TRANSACTIONS)
         return version
     if kafka_version is None:
         raise TargetError("say which Kafka release the broker claims with --kafka-version", Problem.MALFORMED, Role.TRANSACTIONS)
-    return KafkaVersion.parse(kafka_version)
+    return _version(kafka_version)
+
+
+def _version(text: str) -> KafkaVersion:
+    try:
+        return KafkaVersion.parse(text)
+    except ValueError as exc:
+        raise TargetError(f"--kafka-version {text}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from None
 
 
 @contextlib.contextmanager
@@ -136,9 +166,14 @@ def check_transactions(
     transaction_version: int = 1,
     rows: Sequence[str] | None = None,
     on_row: Callable[[RowResult], None] | None = None,
+    max_examples: int = 0,
+    seed: int | None = None,
 ) -> TxnReport:
-    """Run the named rows (every row by default) on ``broker`` and on the model of its release."""
-    chosen: tuple[TxnRow, ...] = TXN_ROWS if not rows else tuple(_row(name) for name in rows)
+    """Run the named rows (every row by default; none with ``rows=()``) and ``max_examples`` generated
+    scripts on ``broker`` and on the model of its release."""
+    chosen: tuple[TxnRow, ...] = TXN_ROWS if rows is None else tuple(_row(name) for name in rows)
+    if not 0 <= max_examples <= 10_000:
+        raise TargetError(f"max_examples must be 0 to 10000, not {max_examples}", Problem.MALFORMED, Role.TRANSACTIONS)
     release = _release(broker, kafka_version)
     try:
         profile = txn_profile(release, transaction_version=transaction_version)
@@ -152,7 +187,43 @@ def check_transactions(
             results.append(result)
             if on_row is not None:
                 on_row(result)
-    return TxnReport(broker, str(profile), tuple(results))
+        generated = None
+        if max_examples:
+            chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+            generated = _generated(host, port, profile, max_examples, chosen_seed, nonce)
+    return TxnReport(broker, str(profile), tuple(results), generated)
+
+
+class _Differs(AssertionError):
+    pass
+
+
+def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int, nonce: str) -> Generated:
+    """Hypothesis draws scripts, runs each on the broker and the model, and shrinks the first that differs."""
+    counter = itertools.count()
+    failed: list[tuple[TxnScript, RowResult]] = []
+
+    @hypothesis.seed(seed)
+    @hypothesis.settings(max_examples=max_examples, deadline=None, database=None,
+                         suppress_health_check=list(hypothesis.HealthCheck), phases=[Phase.generate, Phase.shrink])
+    @hypothesis.given(txn_scripts())
+    def run(script: TxnScript) -> None:
+        i = next(counter)
+        result = _run_row(TxnRow("generated", "a generated script", script), host, port, profile,
+                          f"txn-{nonce}-g{i}", f"kit-{nonce}-g{i}")
+        if not result.agrees:
+            failed.append((script, result))
+            raise _Differs(result.name)
+
+    try:
+        run()
+    except _Differs:
+        script, result = failed[-1]  # Hypothesis ran the shrunk script last
+        return Generated(next(counter), seed, result, script)
+    except (FlakyFailure, FlakyReplay):
+        script, result = failed[0]
+        return Generated(next(counter), seed, result, script, flaky=True)
+    return Generated(next(counter), seed)
 
 
 def _row(name: str) -> TxnRow:

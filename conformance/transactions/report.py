@@ -6,7 +6,8 @@ import json
 
 import attrs
 
-from kafka_conformance.transactions.check import RowResult, TxnReport
+from kafka_conformance.reference.transactions.script import script_to_json
+from kafka_conformance.transactions.check import RowResult, TxnReport, step_text
 
 __all__ = ["render_txn_json", "render_txn_text", "row_line"]
 
@@ -29,12 +30,30 @@ def render_txn_text(report: TxnReport) -> str:
         for explanation in row.explanations:
             lines.append(f"      {explanation}")
     agree = sum(r.agrees for r in report.rows)
-    lines += ["", f"{agree} of {len(report.rows)} rows answer exactly as {report.profile.split(' ')[0]} does; "
-              + ("the broker conforms." if report.conforms else "the broker DIVERGES."), ""]
+    lines += ["", f"{agree} of {len(report.rows)} rows answer exactly as {report.profile.split(' ')[0]} does"]
+    generated = report.generated
+    if generated is not None:
+        lines[-1] += (f"; {generated.examples} generated scripts (seed {generated.seed}) "
+                      + ("agree" if generated.failure is None else "found a difference, shrunk to the script below"))
+        if generated.failure is not None and generated.script is not None:
+            lines.append("")
+            lines.append("  generated script" + (" (the broker answered it differently when run again)" if generated.flaky else "")
+                         + ":")
+            lines += [f"    {n}. {type(step).__name__.lower()} {step_text(step)}" for n, step in enumerate(generated.script.steps)]
+            lines += [f"      {d}" for d in generated.failure.differences]
+            if generated.failure.error:
+                lines.append(f"      the run did not finish: {generated.failure.error}")
+    lines += ["", "the broker conforms." if report.conforms else "the broker DIVERGES.", ""]
     return "\n".join(lines)
+
 
 
 def render_txn_json(report: TxnReport) -> str:
     body = {"suite": "transactions", "target": report.target, "profile": report.profile, "conforms": report.conforms,
             "rows": [{**attrs.asdict(r), "agrees": r.agrees} for r in report.rows]}
+    g = report.generated
+    if g is not None:
+        body["generated"] = {"examples": g.examples, "seed": g.seed, "flaky": g.flaky,
+                             "failure": None if g.failure is None else {**attrs.asdict(g.failure), "agrees": False},
+                             "script": None if g.script is None else script_to_json(g.script)}
     return json.dumps(body, indent=2, sort_keys=True) + "\n"

@@ -98,7 +98,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.report": {"reference.*", "adapters.targets", "conformance.agreement",
                            "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
                            "conformance.producer", "conformance.broker", "conformance.casefiles", "conformance.__init__",
-                           "conformance.terminal", "conformance.outputs"},
+                           "conformance.terminal", "conformance.outputs", "conformance.credentials"},
     "conformance.pytest_wire": {"conformance.producer", "conformance.broker", "reference.releases", "adapters.targets"},
     "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},

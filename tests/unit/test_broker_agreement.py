@@ -39,13 +39,15 @@ def _posing(case_name: str, real: str, claimed: str, start: int = 0) -> tuple[tu
     ("fresh-producer-nonzero", "2.4.1", "3.9.1", "2.4.1", "3.9.1"),
     # KAFKA-6683: a resend below the window, 46 on 1.0.0/1.0.1, 45 from 1.0.2
     ("resend-below-window", "1.0.1", "3.9.1", "1.0.1", "3.9.1"),
+    # the other way round: the claimed release refuses every step up to the divergence
+    ("fresh-producer-nonzero", "3.9.1", "2.4.1", "3.9.1", "2.4.1"),
 ])
 def test_the_release_a_broker_really_is_answers_alike(case_name: str, real: str, claimed: str, alike: str,
                                                       expected: str) -> None:
     for start in (0, 40):  # a fresh topic, and a shared partition holding earlier records
         steps, divergence = _posing(case_name, real, claimed, start)
         assert divergence is not None
-        agreement = agreement_of(PROBE[case_name], steps, divergence, broker_profile(claimed))
+        agreement = agreement_of(PROBE[case_name], steps, divergence, broker_profile(claimed), start)
         assert agreement is not None
         assert alike in agreement.alike and expected in agreement.expected
         assert not set(agreement.alike) & set(agreement.expected)
@@ -69,6 +71,9 @@ def test_a_case_the_replay_cannot_stand_for_gets_no_agreement() -> None:
     assert restarted.actions and agreement_of(restarted, steps, divergence, broker_profile("3.9.1")) is None
     final_read = BrokerDivergence("log-differs", -1, "final read", "", "", "")
     assert agreement_of(PROBE["fresh-producer-nonzero"], steps, final_read, broker_profile("3.9.1")) is None
+    shared = _posing("fresh-producer-nonzero", "2.4.1", "3.9.1", 40)[0]
+    assert agreement_of(PROBE["fresh-producer-nonzero"], shared, divergence, broker_profile("3.9.1"), 0) is None, \
+        "a partition's start that is not the run's"
     wrong = tuple(StepRecord(s.step, s.batch, 99, s.expected_offset, s.expected_log_start, s.rule, s.actual_error,
                              s.actual_offset, s.actual_log_start) for s in steps)
     assert agreement_of(PROBE["fresh-producer-nonzero"], wrong, divergence, broker_profile("3.9.1")) is None, \

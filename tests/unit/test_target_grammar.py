@@ -132,3 +132,20 @@ def test_the_docs_list_the_grammar_the_code_parses() -> None:
     with contextlib.redirect_stdout(out):
         assert cli_targets.grammar() == 0
     assert listed == out.getvalue(), "regenerate the table with: kafka-conformance targets --grammar"
+
+
+def test_the_report_never_prints_a_password_of_a_spec_it_refuses() -> None:
+    from kafka_conformance.report.plan import ReportError, make_plan
+
+    spec = "bootstrap:127.0.0.1:9092,sasl=admin:hunter2,alice:swordfish"
+    for kwargs in ({"targets": [spec]}, {"brokers": [spec]}):
+        with pytest.raises(ReportError) as caught:
+            make_plan(**kwargs)  # type: ignore[arg-type]
+        assert "hunter2" not in str(caught.value) and "swordfish" not in str(caught.value)
+
+
+def test_a_spec_another_command_takes_is_named_so_by_the_report() -> None:
+    from kafka_conformance.report.plan import ReportError, make_plan
+
+    with pytest.raises(ReportError, match="it is taken by check producer --broker"):
+        make_plan(targets=["kafka-cluster:3.9.1"])

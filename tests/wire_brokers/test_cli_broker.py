@@ -33,7 +33,7 @@ def test_divergent_broker_exits_1_and_writes_reports(tmp_path: Path, tansu: Runn
 
 def test_unknown_target_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run("--target", "redpanda") == 2
-    assert "unknown broker target 'redpanda'" in capsys.readouterr().err
+    assert "unknown target 'redpanda'; check broker --target takes" in capsys.readouterr().err
 
 
 def test_nothing_to_run_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

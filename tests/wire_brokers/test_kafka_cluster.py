@@ -140,7 +140,7 @@ def test_nothing_outlives_a_cluster_run(need_release: None, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("broker", "says"), [
-    ("kafka-cluster:2.3.1", "KIP-455"), ("kafka-cluster:3.9.1:9", "1 to 5"), ("kafka-cluster:", "needs a release"),
+    ("kafka-cluster:2.3.1", "KIP-455"), ("kafka-cluster:3.9.1:9", "1 to 5"), ("kafka-cluster:", "needs an argument: kafka-cluster:VERSION"),
     ("kafka-cluster:9.9.9", "not a release"),
 ])
 def test_a_cluster_the_kit_cannot_start_is_a_usage_error(broker: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:

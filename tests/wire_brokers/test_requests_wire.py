@@ -133,7 +133,7 @@ def test_nothing_outlives_a_requests_check(tmp_path: Path) -> None:
     (["--target", "bootstrap:127.0.0.1:9092,sasl=admin:x,admin:y", "--kafka-version", "3.9.1"], "must not be the admin"),
     (["--target", "bootstrap:nohost,sasl=admin:x,alice:y", "--kafka-version", "3.9.1"], "HOST:PORT"),
     (["--target", "bootstrap:127.0.0.1:9092,sasl=admin,alice:y", "--kafka-version", "3.9.1"], "NAME:PASSWORD"),
-    (["--target", "tansu"], "unknown target"),
+    (["--target", "tansu"], "is not a broker with SASL logins and an authorizer"),
 ])
 def test_bad_targets_are_usage_errors(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "requests", *argv]) == 2

@@ -47,4 +47,4 @@ def test_targets_lists_clients_and_brokers(capsys: pytest.CaptureFixture[str]) -
 
 def test_an_unknown_client_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "producer", "--client", "kafka-rust"]) == 2
-    assert "unknown client 'kafka-rust'" in capsys.readouterr().err
+    assert "unknown target 'kafka-rust'; check producer --client takes" in capsys.readouterr().err

@@ -73,4 +73,4 @@ def test_an_unknown_client_stops_collection_with_the_reason(tester: pytest.Pytes
     )
     result = tester.runpytest()
     assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error: nothing ran
-    result.stdout.fnmatch_lines(["*unknown client 'kafka-rust'*"])
+    result.stdout.fnmatch_lines(["*unknown target 'kafka-rust'; check producer --client takes*"])
