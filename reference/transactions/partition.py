@@ -93,6 +93,10 @@ class TxnPartition:
         """``currentTxnFirstOffset`` per producer id with a transaction open here."""
         self.aborted: list[AbortedTxn] = []
         self.log_end_offset = 0
+        self.verifying: dict[int, tuple[int, int]] = {}
+        """KIP-890 part 1's ``VerificationStateEntry`` per producer id: (lowest sequence, epoch) of the
+        batches that asked for verification here since the producer's last transactional append
+        (ProducerStateManager.maybeCreateVerificationStateEntry, KAFKA-14920, 3.6.0)."""
 
     @property
     def last_stable_offset(self) -> int:
@@ -103,16 +107,29 @@ class TxnPartition:
         pid = batch.producer_id
         # 1. KIP-890 part 1: verify with the coordinator when nothing is open for the producer here
         if batch.transactional and self.profile.verifies_partitions and pid not in self.open:
+            self._remember_verification(pid, batch.base_sequence, batch.producer_epoch)
             verdict = verify(pid, batch.producer_epoch)
-            if verdict is not TxnError.NONE:
+            if verdict is not TxnError.NONE:  # the entry stays: only an append clears it
                 code = _verification_code(verdict, self.profile.produce_version)
                 return TxnProduceAnswer(code, -1, f"verification with the coordinator failed: {verdict.name}")
-        # 2. duplicate, epoch, sequence
+        # 2. duplicate, epoch, then (ProducerAppendInfo.checkSequence) the lowest sequence verification saw, then sequence
         check = check_client_batch(self.producers.get(pid), batch, self.broker,
                                    partition_ever_held_records=self.log_end_offset > 0)
         if check.kind is CheckKind.DUPLICATE:
             assert check.duplicate_of is not None
             return TxnProduceAnswer(0, check.duplicate_of.first_offset, check.rule)
+        if check.kind is CheckKind.REJECT and check.error is not ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER:
+            return TxnProduceAnswer(check.error.code, -1, check.rule)
+        lowest = self.verifying.get(pid)
+        if (lowest is not None and self.profile.first_sequence_zero_with_version_2 and batch.base_sequence != 0
+                and not self._has_batches(pid)):
+            return TxnProduceAnswer(ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER.code, -1,
+                                    f"a producer with no state here must start at sequence 0 with transaction.version 2, "
+                                    f"not {batch.base_sequence} (KAFKA-18202)")
+        if lowest is not None and batch.base_sequence > lowest[0]:
+            return TxnProduceAnswer(ProduceError.OUT_OF_ORDER_SEQUENCE_NUMBER.code, -1,
+                                    f"sequence {batch.base_sequence} is above {lowest[0]}, the lowest a batch asking for "
+                                    "verification here had (KAFKA-14920)")
         if check.kind is CheckKind.REJECT:
             return TxnProduceAnswer(check.error.code, -1, check.rule)
         # 3. transaction state
@@ -123,6 +140,8 @@ class TxnPartition:
         self.log.append(LogEntry(base, batch))
         self.log_end_offset = base + batch.record_count
         self.producers[pid] = record_batch(self.producers.get(pid), batch, base, self.broker)
+        if batch.transactional:  # UnifiedLog.updateProducers: a transactional append clears the entry
+            self.verifying.pop(pid, None)
         rule = check.rule
         if batch.transactional and pid not in self.open:
             self.open[pid] = base
@@ -134,6 +153,7 @@ class TxnPartition:
         pid = markers.producer_id
         offset = self.log_end_offset
         first = self.open.pop(pid, offset)
+        self.verifying.pop(pid, None)  # a marker is a transactional append too
         entry = self.producers.get(pid, ProducerEntry(pid))
         if entry.epoch != markers.epoch:  # ``maybeUpdateProducerEpoch``: a new epoch clears the cached batches
             entry = ProducerEntry(pid, markers.epoch, (), entry.last_timestamp_ms)
@@ -142,6 +162,18 @@ class TxnPartition:
         self.log_end_offset = offset + 1
         if not markers.commit:
             self.aborted.append(AbortedTxn(pid, first, offset))
+
+    def _has_batches(self, pid: int) -> bool:
+        """``currentEntry.isEmpty()`` negated: the producer has batch metadata here (a new epoch's marker clears it)."""
+        entry = self.producers.get(pid)
+        return entry is not None and bool(entry.batches)
+
+    def _remember_verification(self, pid: int, sequence: int, epoch: int) -> None:
+        """``maybeCreateVerificationStateEntry``: the first batch's sequence and epoch, then
+        (``maybeUpdateLowestSequenceAndEpoch``) a lower sequence of that epoch, or a higher epoch's."""
+        known = self.verifying.get(pid)
+        if known is None or epoch > known[1] or (epoch == known[1] and sequence < known[0]):
+            self.verifying[pid] = (sequence, epoch)
 
     def read_uncommitted(self) -> tuple[LogRecord, ...]:
         """Every data record up to the high watermark (here the log end)."""

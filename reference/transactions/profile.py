@@ -72,6 +72,15 @@ class TxnProfile:
         fenced on every partition by the epoch alone."""
         return self.transaction_version == 2
 
+    @property
+    def first_sequence_zero_with_version_2(self) -> bool:
+        """KAFKA-18202 (4.1.0): with transaction.version 2, a producer with no state on the
+        partition must start at sequence 0; a verified batch with another first sequence is
+        OUT_OF_ORDER_SEQUENCE_NUMBER (``ProducerAppendInfo.checkSequence``, the check on a
+        verification entry that supports the epoch bump).  With version 1, and before 4.1, any
+        first sequence is accepted from a producer with no state (KIP-360)."""
+        return self.transaction_version == 2 and self.version.at_least("4.1.0")
+
     def __str__(self) -> str:
         return f"transactions@{self.version} (transaction.version {self.transaction_version})"
 

@@ -48,6 +48,11 @@ TXN_ROWS: tuple[TxnRow, ...] = (
          Add("b", {0}), Produce("b", 0), End("b", True)),
     _row("produce-without-add", "is a transactional write to a partition never added to the transaction refused?",
          Init("a"), Add("a", {1}), Produce("a", 1), Produce("a", 0), End("a", True)),
+    _row("produce-after-refused", "after a produce to a partition never added was refused, is the next transaction's "
+         "produce there, one sequence later, refused as out of order (3.6+ remember the lowest sequence that asked for "
+         "verification, KAFKA-14920; found by a generated script)?",
+         Init("a"), Add("a", {0}), Produce("a", 0), Produce("a", 1), End("a", False), Add("a", {1}), Produce("a", 1),
+         End("a", True)),
     _row("non-transactional-inside", "is a non-transactional write of a producer with a transaction open refused?",
          Init("a"), Add("a", {0}), Produce("a", 0), Produce("a", 0, transactional=False), End("a", True)),
     _row("late-produce-after-abort", "is a Produce that arrives after its transaction was aborted kept out of the log "

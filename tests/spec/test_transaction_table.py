@@ -40,6 +40,7 @@ from kafka_conformance.reference.transactions.table import TXN_ROWS, txn_row
 LATE = ("late-produce-after-abort", "late-produce-into-next", "late-produce-after-commit")
 EXPECTED = {  # release (transaction.version) -> row -> anomaly names
     ("3.5.2", 1): {"produce-without-add": ("torn-transaction", "hanging-transaction"),
+                   "produce-after-refused": ("aborted-read",),
                    "late-produce-after-abort": ("hanging-transaction",),
                    "late-produce-into-next": ("aborted-read",),
                    "late-produce-after-commit": ("lost-committed-write", "torn-transaction")},
@@ -65,6 +66,26 @@ def test_verification_refuses_the_late_produce_after_an_abort_from_3_6() -> None
     codes = {v: run_model(row.script, txn_profile(v)).answers[-1].error for v in ("3.5.2", "3.6.2", "3.9.1")}
     assert codes == {"3.5.2": 0, "3.6.2": 48, "3.9.1": 48}
     assert run_model(row.script, txn_profile("4.3.1", transaction_version=2)).answers[-1].error == 47
+
+
+def test_the_lowest_sequence_verification_saw_refuses_a_higher_one_from_3_6() -> None:
+    """KAFKA-14920 (3.6.0, ProducerAppendInfo.checkSequence): a batch refused by verification leaves its
+    sequence behind, and the next batch with a higher one is OUT_OF_ORDER_SEQUENCE_NUMBER until a
+    transactional append of the producer clears it; with transaction.version 2 the epoch bump resets it."""
+    row = txn_row("produce-after-refused")
+    codes = {(v, tv): [a.error for a in run_model(row.script, txn_profile(v, transaction_version=tv)).answers]
+             for v, tv in (("3.5.2", 1), ("3.6.2", 1), ("4.3.1", 2))}
+    assert codes == {("3.5.2", 1): [0] * 8, ("3.6.2", 1): [0, 0, 0, 48, 0, 0, 45, 0], ("4.3.1", 2): [0] * 8}
+
+
+def test_with_transaction_version_2_a_fresh_producer_starts_at_sequence_0_from_4_1() -> None:
+    """KAFKA-18202 (4.1.0): the shrunk script a generated run found on Kafka 4.3.1 with transaction.version 2,
+    a held first batch overtaken by the second, whose sequence 1 a producer with no state may not start at."""
+    script = TxnScript("overtaken", (Init("a"), Add("a", {0}), Produce("a", 0, name="first", held=True), Produce("a", 0),
+                                     Send("first"), End("a", False)))
+    codes = {v: [a.error for a in run_model(script, txn_profile(v, transaction_version=2)).answers] for v in ("4.0.0", "4.3.1")}
+    assert codes == {"4.0.0": [0, 0, None, 0, 45, 0], "4.3.1": [0, 0, None, 45, 0, 0]}
+    assert [a.error for a in run_model(script, txn_profile("4.3.1")).answers] == [0, 0, None, 0, 45, 0]
 
 
 def test_a_zombie_is_fenced_and_its_open_transaction_aborted() -> None:
