@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import random
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 
@@ -79,6 +80,12 @@ class TxnReport:
     profile: str
     rows: tuple[RowResult, ...]
     generated: Generated | None = None
+    duration_s: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        """``conforms`` or ``diverges``, the words every suite's verdict line uses."""
+        return "conforms" if self.conforms else "diverges"
 
     @property
     def conforms(self) -> bool:
@@ -179,6 +186,7 @@ def check_transactions(
         profile = txn_profile(release, transaction_version=transaction_version)
     except ValueError as exc:  # an unparsable or unmodelled release, or transaction.version 2 before 4.0
         raise TargetError(f"{broker}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from exc
+    started = time.monotonic()
     with _broker(broker) as (host, port):
         results = []
         nonce = uuid.uuid4().hex[:8]
@@ -191,7 +199,7 @@ def check_transactions(
         if max_examples:
             chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
             generated = _generated(host, port, profile, max_examples, chosen_seed, nonce)
-    return TxnReport(broker, str(profile), tuple(results), generated)
+    return TxnReport(broker, str(profile), tuple(results), generated, time.monotonic() - started)
 
 
 class _Differs(AssertionError):

@@ -7,6 +7,7 @@ import json
 import attrs
 
 from kafka_conformance.reference.transactions.script import script_to_json
+from kafka_conformance.terminal.verdict import verdict_line
 from kafka_conformance.transactions.check import RowResult, TxnReport, step_text
 
 __all__ = ["render_txn_json", "render_txn_text", "row_line"]
@@ -43,13 +44,18 @@ def render_txn_text(report: TxnReport) -> str:
             lines += [f"      {d}" for d in generated.failure.differences]
             if generated.failure.error:
                 lines.append(f"      the run did not finish: {generated.failure.error}")
-    lines += ["", "the broker conforms." if report.conforms else "the broker DIVERGES.", ""]
+    rows, drawn = len(report.rows), generated.examples if generated is not None else 0
+    detail = f"{rows} row{'s' if rows != 1 else ''} and {drawn} generated script{'s' if drawn != 1 else ''}"
+    lines += ["", verdict_line(report.verdict, target=f"{report.target}, {report.profile}",
+                               seed=generated.seed if generated is not None else None, examples=rows + drawn,
+                               seconds=report.duration_s, detail=detail), ""]
     return "\n".join(lines)
 
 
 
 def render_txn_json(report: TxnReport) -> str:
     body = {"suite": "transactions", "target": report.target, "profile": report.profile, "conforms": report.conforms,
+            "verdict": report.verdict, "duration_s": round(report.duration_s, 3),
             "rows": [{**attrs.asdict(r), "agrees": r.agrees} for r in report.rows]}
     g = report.generated
     if g is not None:

@@ -60,7 +60,7 @@ def test_a_broker_of_another_release_is_found_and_the_script_shrunk(monkeypatch:
     assert refused and all(("error 47" in d or "error 48" in d) and "produce" in d for d in refused), generated.failure
     assert any(isinstance(s, Produce) for s in script.steps)
     text = render_txn_text(report)
-    assert "generated script:" in text and "the broker DIVERGES." in text and f"seed {generated.seed}" in text
+    assert "generated script:" in text and "verdict: diverges" in text and f"seed {generated.seed}" in text
     assert '"generated"' in render_txn_json(report)
 
 
@@ -70,4 +70,6 @@ def test_a_broker_that_is_the_release_agrees_on_every_generated_script(monkeypat
     monkeypatch.setattr(txn_check, "run_script_on_broker", lambda script, *a, **k: run_model(script, same))
     report = txn_check.check_transactions("kafka:3.9.1", rows=(), max_examples=40, seed=1)
     assert report.generated is not None and report.generated.failure is None and report.generated.examples == 40
-    assert report.conforms and "40 generated scripts (seed 1) agree" in render_txn_text(report)
+    text = render_txn_text(report)
+    assert report.conforms and "40 generated scripts (seed 1) agree" in text
+    assert "verdict: conforms (0 rows and 40 generated scripts) — kafka:3.9.1, transactions@3.9.1" in text
