@@ -195,7 +195,8 @@ def _bootstrap(arg: str, role: Role) -> None:
 
 
 _ANY_BROKER = {Role.BROKER: "a broker from its PyPI wheel, started by the kit on 127.0.0.1 for the run",
-               Role.PRODUCER_BROKER: "the same, with the kit's fault proxy in front of it"}
+               Role.PRODUCER_BROKER: "the same, with the kit's fault proxy in front of it",
+               Role.TRANSACTIONS: "the same (say which release it stands for with --kafka-version)"}
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("reference", "reference[:VERSION[:FLAVOUR]]",
@@ -234,6 +235,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
         Role.BROKER: "franz-go's in-memory cluster, one broker, built from the kit's Go module",
         Role.PRODUCER_BROKER: "franz-go's in-memory cluster, one broker, with the fault proxy",
         Role.REQUESTS: "franz-go's in-memory cluster with SASL/PLAIN and its ACLs on",
+        Role.TRANSACTIONS: "franz-go's in-memory cluster, one broker (say which release it stands for with --kafka-version)",
     }, Argument.NONE),
     Kind("kfake-cluster", "kfake-cluster[:N]",
          {Role.PRODUCER_BROKER: "kfake with N brokers (default 3) moved, removed and added on cue"},

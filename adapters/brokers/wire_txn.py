@@ -17,6 +17,7 @@ What it does that a client also does, so the answers compare with the model's:
   transaction's first offset up to its ABORT marker.
 
 One connection, one request at a time; every wait has a deadline and a WireError naming it.
+A broker without DescribeTransactions is waited for by its last stable offsets instead.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ __all__ = ["RETRIED_CODES", "run_script_on_broker"]
 RETRIED_CODES = {14: "COORDINATOR_LOAD_IN_PROGRESS", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR",
                  51: "CONCURRENT_TRANSACTIONS"}
 _SETTLED = ("Empty", "CompleteCommit", "CompleteAbort")
+SETTLE_WITHOUT_DESCRIBE_S = 3.0
+"""How long an EndTxn is waited for, at most, on a broker without DescribeTransactions."""
 
 
 def _kafka() -> SimpleNamespace:
@@ -61,6 +64,8 @@ class _Txn:
         self.tv2 = transaction_version == 2
         self.deadline_s = deadline_s
         self.k = _kafka()
+        self.touched: set[int] = set()
+        """Partitions the producer added or wrote to since its last EndTxn: where its markers go."""
 
     @property
     def bumps_epoch_per_transaction(self) -> bool:
@@ -111,6 +116,8 @@ class _Txn:
         return Reply(code, int(response.producer_id), int(response.producer_epoch), detail=note)
 
     def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
+        partitions = sorted(partitions)
+        self.touched.update(partitions)
         version = self._version(24, 3)
         topic_class = self.k.AddPartitionsToTxnRequest.fields["v3_and_below_topics"].array_of
         request = self.k.AddPartitionsToTxnRequest(
@@ -137,24 +144,45 @@ class _Txn:
         response, code, note = self._retry("EndTxn", call)
         new_pid, new_epoch = (int(response.producer_id), int(response.producer_epoch)) if version >= 5 else (pid, epoch)
         if code == 0:
-            self.settle()
+            note = "; ".join(n for n in (note, self.settle()) if n)
+        self.touched.clear()
         return Reply(code, new_pid, new_epoch, detail=note)
 
-    def settle(self) -> None:
-        """Wait until the coordinator has written every marker of the transaction it ended."""
+    def settle(self) -> str:
+        """Wait until the coordinator has written every marker of the transaction it ended; what the
+        answer's detail should say about how (empty when DescribeTransactions said so)."""
+        if self.client.versions.get(65, (0, -1))[1] < 0:
+            return self._settle_by_offsets()
         version = self._version(65, 0)
         request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
         deadline = time.monotonic() + self.deadline_s
         while True:
             state = self.client.request(request, self.k.DescribeTransactionsResponse, version).transaction_states[0]
             if state.error_code == 0 and state.transaction_state in _SETTLED:
-                return
+                return ""
             if time.monotonic() >= deadline:
                 raise WireError(f"broker {self.client.address}: transaction {self.txn_id!r} still "
                                 f"{state.transaction_state} (error {state.error_code}) after {self.deadline_s:g}s")
             time.sleep(0.02)
 
+    def _settle_by_offsets(self) -> str:
+        """Without DescribeTransactions (a broker that does not offer KIP-664's API): wait until the
+        last stable offset of every partition the transaction touched reaches its end, for at most
+        :data:`SETTLE_WITHOUT_DESCRIBE_S`; an open transaction of another producer there (a zombie's,
+        a hanging one) holds it back, and then the wait ends at the bound and the reads say the rest."""
+        deadline = time.monotonic() + SETTLE_WITHOUT_DESCRIBE_S
+        waiting = sorted(self.touched)
+        while waiting and time.monotonic() < deadline:
+            waiting = [p for p in waiting if self.client.list_offset(self.topic, p, committed=True)
+                       < self.client.list_offset(self.topic, p)]
+            if waiting:
+                time.sleep(0.02)
+        return ("no DescribeTransactions: waited for the last stable offset" + (
+            f", still below the end on partitions {waiting} after {SETTLE_WITHOUT_DESCRIBE_S:g}s" if waiting else ""))
+
     def produce(self, partition: int, batch: ProducerBatch) -> Reply:
+        if batch.transactional:
+            self.touched.add(partition)
         version = self._version(0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
         part = self.k.ProduceRequest.TopicProduceData.PartitionProduceData(index=partition, records=encode_batch(batch))
         request = self.k.ProduceRequest(

@@ -154,6 +154,10 @@ def _version(text: str) -> KafkaVersion:
 @contextlib.contextmanager
 def _broker(spec: str) -> Iterator[tuple[str, int]]:
     """The broker for the block; only a failure to start it is the user's (a failure of the rows is not)."""
+    if spec.strip() == "kfake":
+        with _kfake() as address:
+            yield address
+        return
     with contextlib.ExitStack() as stack:
         try:
             broker = stack.enter_context(start_broker(spec))
@@ -164,6 +168,21 @@ def _broker(spec: str) -> Iterator[tuple[str, int]]:
         except ValueError as exc:  # a release the kit starts no broker of
             raise TargetError(str(exc), Problem.MALFORMED, Role.TRANSACTIONS) from exc
         yield broker.host, broker.port
+
+
+@contextlib.contextmanager
+def _kfake() -> Iterator[tuple[str, int]]:
+    from kafka_conformance.adapters.go.kfake import KfakeError, kfake_cluster, kfake_reason
+
+    reason = kfake_reason()
+    if reason is not None:
+        raise TargetError(f"kfake: {reason}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
+    with contextlib.ExitStack() as stack:
+        try:
+            cluster = stack.enter_context(kfake_cluster(1))
+        except (KfakeError, BrokerStartError) as exc:
+            raise TargetError(f"kfake did not start: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
+        yield cluster.host, cluster.port
 
 
 def check_transactions(

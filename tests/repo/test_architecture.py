@@ -92,7 +92,7 @@ UNITS: dict[str, set[str]] = {
     "conformance.requests": {"reference.*", "adapters.targets",
                              "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.terminal",
                              "conformance.credentials"},
-    "conformance.transactions": {"reference.*", "adapters.targets", "adapters.brokers", "conformance.terminal"},
+    "conformance.transactions": {"reference.*", "adapters.targets", "adapters.brokers", "adapters.go", "conformance.terminal"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "conformance.authorizer"},
     # the report sits on the three suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.targets", "conformance.agreement",

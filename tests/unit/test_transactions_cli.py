@@ -8,9 +8,10 @@ from kafka_conformance.cli.main import main
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--broker", "nope"], "check transactions --broker takes kafka:VERSION, bootstrap:HOST:PORT"),
+    (["--broker", "nope"], "check transactions --broker takes kafka:VERSION, tansu, noida, rdkafka-mock, kfake, bootstrap:HOST:PORT"),
     (["--broker", "kafka:3.9.1", "--transaction-version", "2"], "no transaction.version 2"),
     (["--broker", "bootstrap:127.0.0.1:1"], "--kafka-version"),
+    (["--broker", "kfake"], "--kafka-version"),
     (["--broker", "kafka:2.8.2"], "modelled from Kafka 3.0.0"),
     (["--broker", "kafka:3.9.1", "--kafka-version", "3.5.2"], "names another release"),
     (["--broker", "kafka:3.9.1", "--row", "nosuch"], "no transaction row 'nosuch'"),

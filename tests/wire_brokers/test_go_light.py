@@ -74,3 +74,17 @@ def test_an_injected_error_reaches_franz_go_on_produce_v13(go_programs: dict[str
 
     (result,) = run_table("franz-go", broker="kfake", rows=table_rows(["14"]))
     assert {a.name for a in result.anomalies} == {"failed-write-present"}, (result.status, result.error, result.anomalies)
+
+
+def test_kfake_transactions_differ_from_kafka_as_recorded(go_programs: dict[str, Path]) -> None:
+    """``check transactions --broker kfake``: the rows docs/findings.md (entry 17) records as differing, and
+    the rest agreeing, held to Kafka 3.9.1 with transaction.version 1."""
+    from kafka_conformance.transactions.check import check_transactions
+
+    report = check_transactions("kfake", kafka_version="3.9.1", rows=("commit", "abort", "zombie-fenced", "produce-after-refused"))
+    verdicts = {r.name: r.agrees for r in report.rows}
+    assert verdicts == {"commit": True, "abort": True, "zombie-fenced": False, "produce-after-refused": True}
+    zombie = next(r for r in report.rows if r.name == "zombie-fenced")
+    assert any("broker answered error 0, producer #0 epoch 1, Kafka answers error 0, producer #0 epoch 2" in d
+               for d in zombie.differences), zombie.differences
+    assert any("broker answered error 48, Kafka answers error 47" in d for d in zombie.differences), zombie.differences

@@ -48,3 +48,30 @@ def test_the_command_writes_the_report_and_exits_zero(tmp_path, capsys) -> None:
     body = json.loads(out.read_text())
     assert [r["name"] for r in body["rows"]] == ["commit", "late-produce-after-abort"] and body["conforms"]
     assert "2 of 2 rows answer exactly as transactions@3.9.1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("broker", "release", "abort_anomalies"), [
+    ("tansu", "4.3.1", ("aborted-read", "aborted-read")),
+    ("noida", "3.5.2", ()),
+    ("rdkafka-mock", "4.3.1", ("aborted-read", "aborted-read")),
+])
+def test_kafka_compatible_brokers_answer_as_findings_17_to_20_record(broker: str, release: str,
+                                                                     abort_anomalies: tuple[str, ...]) -> None:
+    """docs/findings.md, entries 18 to 20: an abort read back by read_committed on Tansu and the librdkafka
+    mock (their Fetch lists no aborted transaction), and EndTxn with no transaction accepted on all three.
+    Tansu and the mock offer no DescribeTransactions, so EndTxn is waited for by the last stable offsets."""
+    from kafka_conformance.adapters.brokers.launchers import available
+
+    if not available()[broker].ok:
+        pytest.skip(f"{broker}: {available()[broker].reason}")
+    report = check_transactions(broker, kafka_version=release, rows=("commit", "abort", "end-empty"))
+    rows = {r.name: r for r in report.rows}
+    assert rows["commit"].agrees, render_txn_text(report)
+    assert rows["abort"].anomalies == abort_anomalies, render_txn_text(report)
+    if abort_anomalies:  # the aborted records read back by read_committed
+        assert any(d.startswith("partition 0 committed: broker ('a2.0',)") for d in rows["abort"].differences), \
+            rows["abort"].differences
+    else:
+        assert rows["abort"].agrees, render_txn_text(report)
+    assert not rows["end-empty"].agrees
+    assert any("broker answered error 0, Kafka answers error 48" in d for d in rows["end-empty"].differences)
