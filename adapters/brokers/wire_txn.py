@@ -64,8 +64,8 @@ class _Txn:
         self.tv2 = transaction_version == 2
         self.deadline_s = deadline_s
         self.k = _kafka()
-        self.touched: set[int] = set()
-        """Partitions the producer added or wrote to since its last EndTxn: where its markers go."""
+        self.touched: dict[int, set[int]] = {}
+        """Per producer id, the partitions it added or wrote to since its last EndTxn: where its markers go."""
 
     @property
     def bumps_epoch_per_transaction(self) -> bool:
@@ -117,7 +117,7 @@ class _Txn:
 
     def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
         partitions = sorted(partitions)
-        self.touched.update(partitions)
+        self.touched.setdefault(pid, set()).update(partitions)
         version = self._version(24, 3)
         topic_class = self.k.AddPartitionsToTxnRequest.fields["v3_and_below_topics"].array_of
         request = self.k.AddPartitionsToTxnRequest(
@@ -133,7 +133,13 @@ class _Txn:
         _, code, note = self._retry("AddPartitionsToTxn", call)
         return Reply(code, detail=note)
 
+    @property
+    def _describes(self) -> bool:
+        return self.client.versions.get(65, (0, -1))[1] >= 0
+
     def end(self, pid: int, epoch: int, commit: bool) -> Reply:
+        # without DescribeTransactions, a marker is seen by the log end it moves: note the ends before
+        ends = {} if self._describes else {p: self.client.list_offset(self.topic, p) for p in self.touched.get(pid, ())}
         version = self._version(26, 5 if self.tv2 else 3)
         request = self.k.EndTxnRequest(transactional_id=self.txn_id, producer_id=pid, producer_epoch=epoch, committed=commit)
 
@@ -144,15 +150,14 @@ class _Txn:
         response, code, note = self._retry("EndTxn", call)
         new_pid, new_epoch = (int(response.producer_id), int(response.producer_epoch)) if version >= 5 else (pid, epoch)
         if code == 0:
-            note = "; ".join(n for n in (note, self.settle()) if n)
-        self.touched.clear()
+            note = "; ".join(n for n in (note, self.settle(self.touched.pop(pid, set()), ends)) if n)
         return Reply(code, new_pid, new_epoch, detail=note)
 
-    def settle(self) -> str:
+    def settle(self, partitions: set[int], ends: dict[int, int]) -> str:
         """Wait until the coordinator has written every marker of the transaction it ended; what the
         answer's detail should say about how (empty when DescribeTransactions said so)."""
-        if self.client.versions.get(65, (0, -1))[1] < 0:
-            return self._settle_by_offsets()
+        if not self._describes:
+            return self._settle_by_offsets(partitions, ends)
         version = self._version(65, 0)
         request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
         deadline = time.monotonic() + self.deadline_s
@@ -165,24 +170,29 @@ class _Txn:
                                 f"{state.transaction_state} (error {state.error_code}) after {self.deadline_s:g}s")
             time.sleep(0.02)
 
-    def _settle_by_offsets(self) -> str:
-        """Without DescribeTransactions (a broker that does not offer KIP-664's API): wait until the
-        last stable offset of every partition the transaction touched reaches its end, for at most
-        :data:`SETTLE_WITHOUT_DESCRIBE_S`; an open transaction of another producer there (a zombie's,
-        a hanging one) holds it back, and then the wait ends at the bound and the reads say the rest."""
+    def _settle_by_offsets(self, partitions: set[int], ends: dict[int, int]) -> str:
+        """Without DescribeTransactions (a broker that does not offer KIP-664's API): wait until every
+        partition the transaction touched has a marker past its end before EndTxn, and its last stable
+        offset has reached its end, for at most :data:`SETTLE_WITHOUT_DESCRIBE_S`.  A broker that writes
+        no marker somewhere, or an open transaction of another producer there, ends the wait at the
+        bound, and the reads say the rest."""
         deadline = time.monotonic() + SETTLE_WITHOUT_DESCRIBE_S
-        waiting = sorted(self.touched)
+
+        def settled(p: int) -> bool:
+            end = self.client.list_offset(self.topic, p)
+            return end > ends.get(p, -1) and self.client.list_offset(self.topic, p, committed=True) >= end
+
+        waiting = sorted(partitions)
         while waiting and time.monotonic() < deadline:
-            waiting = [p for p in waiting if self.client.list_offset(self.topic, p, committed=True)
-                       < self.client.list_offset(self.topic, p)]
+            waiting = [p for p in waiting if not settled(p)]
             if waiting:
                 time.sleep(0.02)
-        return ("no DescribeTransactions: waited for the last stable offset" + (
-            f", still below the end on partitions {waiting} after {SETTLE_WITHOUT_DESCRIBE_S:g}s" if waiting else ""))
+        return ("no DescribeTransactions: waited for the markers by the log ends" + (
+            f", none seen on partitions {waiting} within {SETTLE_WITHOUT_DESCRIBE_S:g}s" if waiting else ""))
 
     def produce(self, partition: int, batch: ProducerBatch) -> Reply:
         if batch.transactional:
-            self.touched.add(partition)
+            self.touched.setdefault(batch.producer_id, set()).add(partition)
         version = self._version(0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
         part = self.k.ProduceRequest.TopicProduceData.PartitionProduceData(index=partition, records=encode_batch(batch))
         request = self.k.ProduceRequest(

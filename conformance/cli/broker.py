@@ -94,8 +94,8 @@ def replay(paths: list[Path], target: str | None = None) -> int:
 
 
 def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--broker", required=True, help="kafka:VERSION (started here) or bootstrap:HOST:PORT "
-                        "(with --kafka-version)")
+    parser.add_argument("--broker", required=True, help="kafka:VERSION, or kfake, tansu, noida, rdkafka-mock (started "
+                        "here), or bootstrap:HOST:PORT; all but kafka:VERSION need --kafka-version (docs/targets.md)")
     parser.add_argument("--kafka-version", help="the Kafka release the broker claims (default: the one kafka:VERSION names)")
     parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=1,
                         help="1: KIP-98's protocol (default); 2: KIP-890 part 2 (EndTxn v5, Produce v12; Kafka 4.0+)")
@@ -103,7 +103,8 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated scripts"), default=None,
                         help="generated scripts to run after the rows, each on the broker and the model "
                              "(default: 10; 0 with --row)")
-    parser.add_argument("--seed", type=types.seed, help="seed of the generated scripts, for a run that repeats exactly")
+    parser.add_argument("--seed", type=types.seed, help="seed of the generated scripts, for a run that repeats exactly "
+                        "(the rows need none)")
     types.add_common_options(parser, junit=False, failures=False, quiet=False)
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 import attrs
 import hypothesis
 from hypothesis import Phase
-from hypothesis.errors import FlakyFailure, FlakyReplay
+from hypothesis.errors import FlakyFailure
 
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
 from kafka_conformance.adapters.brokers.wire_client import WireError
@@ -66,12 +66,15 @@ class Generated:
     """The generated scripts of a run (:mod:`.strategies`): how many ran, and the smallest that differed."""
 
     examples: int
+    """Scripts drawn: all of them, or up to and including the first that differed."""
     seed: int
     failure: RowResult | None = None
     script: TxnScript | None = None
     """The failing script, shrunk (replay it with ``script_from_json``)."""
     flaky: bool = False
     """The broker answered the failing script differently when it was run again."""
+    shrink_runs: int = 0
+    """Scripts run to shrink the first difference."""
 
 
 @attrs.frozen
@@ -226,30 +229,41 @@ class _Differs(AssertionError):
 
 
 def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int, nonce: str) -> Generated:
-    """Hypothesis draws scripts, runs each on the broker and the model, and shrinks the first that differs."""
+    """Hypothesis draws scripts, runs each on the broker and the model, and shrinks the first that differs.
+    A run the broker could not finish (it stopped answering) ends the search unshrunk: shrinking it
+    would only ask a broker that is gone."""
     counter = itertools.count()
-    failed: list[tuple[TxnScript, RowResult]] = []
+    failed: list[tuple[TxnScript, RowResult, int]] = []  # (script, result, its ordinal)
+    broken: list[tuple[TxnScript, RowResult, int]] = []
 
     @hypothesis.seed(seed)
     @hypothesis.settings(max_examples=max_examples, deadline=None, database=None,
                          suppress_health_check=list(hypothesis.HealthCheck), phases=[Phase.generate, Phase.shrink])
     @hypothesis.given(txn_scripts())
     def run(script: TxnScript) -> None:
+        if broken:
+            return
         i = next(counter)
         result = _run_row(TxnRow("generated", "a generated script", script), host, port, profile,
                           f"txn-{nonce}-g{i}", f"kit-{nonce}-g{i}")
-        if not result.agrees:
-            failed.append((script, result))
+        if result.error:
+            broken.append((script, result, i))
+        elif not result.agrees:
+            failed.append((script, result, i))
             raise _Differs(result.name)
 
     try:
         run()
     except _Differs:
-        script, result = failed[-1]  # Hypothesis ran the shrunk script last
-        return Generated(next(counter), seed, result, script)
-    except (FlakyFailure, FlakyReplay):
-        script, result = failed[0]
-        return Generated(next(counter), seed, result, script, flaky=True)
+        script, result, _ = failed[-1]  # Hypothesis ran the shrunk script last
+        first = failed[0][2]
+        return Generated(first + 1, seed, result, script, shrink_runs=next(counter) - first - 1)
+    except FlakyFailure:
+        script, result, first = failed[0]
+        return Generated(first + 1, seed, result, script, flaky=True, shrink_runs=next(counter) - first - 1)
+    if broken:
+        script, result, at = broken[0]
+        return Generated(at + 1, seed, result, script)
     return Generated(next(counter), seed)
 
 

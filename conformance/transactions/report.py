@@ -34,8 +34,13 @@ def render_txn_text(report: TxnReport) -> str:
     lines += ["", f"{agree} of {len(report.rows)} rows answer exactly as {report.profile.split(' ')[0]} does"]
     generated = report.generated
     if generated is not None:
-        lines[-1] += (f"; {generated.examples} generated scripts (seed {generated.seed}) "
-                      + ("agree" if generated.failure is None else "found a difference, shrunk to the script below"))
+        if generated.failure is None:
+            found = "agree"
+        elif generated.failure.error:
+            found = "stopped: the broker could not finish the script below"
+        else:
+            found = f"found a difference, shrunk in {generated.shrink_runs} more runs to the script below"
+        lines[-1] += f"; {generated.examples} generated scripts (seed {generated.seed}) {found}"
         if generated.failure is not None and generated.script is not None:
             lines.append("")
             lines.append("  generated script" + (" (the broker answered it differently when run again)" if generated.flaky else "")
@@ -59,7 +64,7 @@ def render_txn_json(report: TxnReport) -> str:
             "rows": [{**attrs.asdict(r), "agrees": r.agrees} for r in report.rows]}
     g = report.generated
     if g is not None:
-        body["generated"] = {"examples": g.examples, "seed": g.seed, "flaky": g.flaky,
+        body["generated"] = {"examples": g.examples, "seed": g.seed, "flaky": g.flaky, "shrink_runs": g.shrink_runs,
                              "failure": None if g.failure is None else {**attrs.asdict(g.failure), "agrees": False},
                              "script": None if g.script is None else script_to_json(g.script)}
     return json.dumps(body, indent=2, sort_keys=True) + "\n"

@@ -46,7 +46,8 @@ class ProduceMove:
     retried: bool = False
     """Sent once more, with the same stamps, right after (a retry)."""
     added: bool = True
-    """False: to a partition the transaction never added (the partition itself is then not added for it)."""
+    """False: the move does not add the partition for this produce (another produce of the move may add it,
+    and a move none of whose produces adds one adds partition 0)."""
 
 
 @attrs.frozen
@@ -77,7 +78,7 @@ def _txn_moves(draw: st.DrawFn, instance: str) -> TxnMove:
 
 @st.composite
 def txn_scripts(draw: st.DrawFn) -> TxnScript:
-    """A script of one to three transactions; in one script of four or so, a zombie instance."""
+    """A script of one to three transactions; in about two scripts of five, a zombie instance."""
     moves = draw(st.lists(_txn_moves("a"), min_size=1, max_size=3))
     zombie_at = draw(st.none() | st.integers(0, len(moves)))
     if zombie_at is not None:

@@ -54,6 +54,7 @@ def test_a_broker_of_another_release_is_found_and_the_script_shrunk(monkeypatch:
     generated = report.generated
     assert generated is not None and generated.failure is not None and generated.script is not None
     assert not report.conforms and report.exit_code == 1
+    assert 1 <= generated.examples <= 200 and generated.shrink_runs > 0, generated  # draws, then the shrinking apart
     script = generated.script
     assert len(script.steps) <= 8, script  # shrunk: a transaction or two, and the produce 3.6+ refuses
     refused = [d for d in generated.failure.differences if "broker answered error 0" in d]
@@ -73,3 +74,21 @@ def test_a_broker_that_is_the_release_agrees_on_every_generated_script(monkeypat
     text = render_txn_text(report)
     assert report.conforms and "40 generated scripts (seed 1) agree" in text
     assert "verdict: conforms (0 rows and 40 generated scripts) — kafka:3.9.1, transactions@3.9.1" in text
+
+
+def test_a_broker_that_stops_answering_ends_the_search_unshrunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kafka_conformance.adapters.brokers.wire_client import WireError
+
+    calls = []
+
+    def gone(script: TxnScript, *args: object, **kwargs: object) -> object:
+        calls.append(script)
+        raise WireError("broker 127.0.0.1:1 closed the connection")
+
+    monkeypatch.setattr(txn_check, "_broker", _no_broker)
+    monkeypatch.setattr(txn_check, "run_script_on_broker", gone)
+    report = txn_check.check_transactions("kafka:3.9.1", rows=(), max_examples=30, seed=4)
+    generated = report.generated
+    assert generated is not None and generated.failure is not None and generated.failure.error
+    assert len(calls) == 1 and generated.examples == 1 and generated.shrink_runs == 0
+    assert not report.conforms and "stopped: the broker could not finish" in render_txn_text(report)
