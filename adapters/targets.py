@@ -172,9 +172,9 @@ def _count(arg: str, role: Role) -> None:
 
 
 def _cluster(arg: str, role: Role) -> None:
-    version, sep, count = arg.partition(":")
+    version, _, count = arg.partition(":")
     _version(version, "VERSION")
-    if sep:
+    if count:  # kafka-cluster:VERSION: (nothing after the colon) is the default count, as before
         _count(count, role)
 
 
