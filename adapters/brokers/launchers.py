@@ -36,6 +36,7 @@ from kafka_conformance.adapters.brokers.process import (
     BrokerStartError,
     free_port,
 )
+from kafka_conformance.adapters.targets import Problem, Role, TargetError
 
 __all__ = [
     "BROKERS",
@@ -45,6 +46,7 @@ __all__ = [
     "RunningBroker",
     "available",
     "start_broker",
+    "started_for",
 ]
 
 READY_TIMEOUT_S = 20.0
@@ -395,3 +397,19 @@ def start_broker(name: str, *, timeout_s: float = READY_TIMEOUT_S) -> Iterator[R
     finally:
         broker.stop()
 
+
+@contextlib.contextmanager
+def started_for(spec: str, role: Role) -> Iterator[RunningBroker]:
+    """:func:`start_broker` for a suite checking ``role``: what keeps it from starting is a
+    :class:`TargetError` (a missing package unavailable, a failed start did-not-start, a release
+    the kit starts no broker of malformed); a failure inside the block is the block's own."""
+    with contextlib.ExitStack() as stack:
+        try:
+            broker = stack.enter_context(start_broker(spec))
+        except BrokerUnavailable as exc:
+            raise TargetError(str(exc), Problem.UNAVAILABLE, role) from exc
+        except BrokerStartError as exc:
+            raise TargetError(str(exc), Problem.DID_NOT_START, role) from exc
+        except ValueError as exc:
+            raise TargetError(str(exc), Problem.MALFORMED, role) from exc
+        yield broker

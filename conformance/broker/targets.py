@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, available, start_broker
+from kafka_conformance.adapters.brokers.launchers import BrokerStartError, available, started_for
 from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 
@@ -65,15 +65,7 @@ class BrokerHandle:
 @contextlib.contextmanager
 def _real(name: str, arg: str | None) -> Iterator[BrokerHandle]:
     spec = name if arg is None else f"{name}:{arg}"
-    with contextlib.ExitStack() as stack:
-        try:
-            broker = stack.enter_context(start_broker(spec))
-        except BrokerUnavailable as exc:
-            raise TargetError(str(exc), Problem.UNAVAILABLE, Role.BROKER) from exc
-        except BrokerStartError as exc:
-            raise TargetError(str(exc), Problem.DID_NOT_START, Role.BROKER) from exc
-        except ValueError as exc:
-            raise TargetError(str(exc), Problem.MALFORMED, Role.BROKER) from exc
+    with started_for(spec, Role.BROKER) as broker:
         yield BrokerHandle(spec, broker.host, broker.port, broker.describe(), restart=broker.restart)
 
 

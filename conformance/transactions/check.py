@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -26,7 +25,7 @@ import hypothesis
 from hypothesis import Phase
 from hypothesis.errors import FlakyFailure
 
-from kafka_conformance.adapters.brokers.launchers import BrokerStartError, BrokerUnavailable, start_broker
+from kafka_conformance.adapters.brokers.launchers import BrokerStartError, started_for
 from kafka_conformance.adapters.brokers.wire_client import WireError
 from kafka_conformance.adapters.brokers.wire_txn import run_script_on_broker
 from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
@@ -37,6 +36,7 @@ from kafka_conformance.reference.transactions.profile import TxnProfile, txn_pro
 from kafka_conformance.reference.transactions.run import ScriptRun, StepAnswer
 from kafka_conformance.reference.transactions.script import TxnScript
 from kafka_conformance.reference.transactions.table import TXN_ROWS, TxnRow, txn_row
+from kafka_conformance.terminal.verdict import run_seed
 from kafka_conformance.transactions.strategies import txn_scripts
 
 __all__ = ["Generated", "RowResult", "TxnReport", "check_transactions", "compare_runs"]
@@ -67,7 +67,8 @@ class Generated:
 
     examples: int
     """Scripts drawn: all of them, or up to and including the first that differed."""
-    seed: int
+    seed: int | None
+    """None when the Hypothesis profile derandomizes (:func:`~kafka_conformance.terminal.verdict.run_seed`)."""
     failure: RowResult | None = None
     script: TxnScript | None = None
     """The failing script, shrunk (replay it with ``script_from_json``)."""
@@ -161,15 +162,7 @@ def _broker(spec: str) -> Iterator[tuple[str, int]]:
         with _kfake() as address:
             yield address
         return
-    with contextlib.ExitStack() as stack:
-        try:
-            broker = stack.enter_context(start_broker(spec))
-        except BrokerUnavailable as exc:
-            raise TargetError(str(exc), Problem.UNAVAILABLE, Role.TRANSACTIONS) from exc
-        except BrokerStartError as exc:
-            raise TargetError(str(exc), Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
-        except ValueError as exc:  # a release the kit starts no broker of
-            raise TargetError(str(exc), Problem.MALFORMED, Role.TRANSACTIONS) from exc
+    with started_for(spec, Role.TRANSACTIONS) as broker:
         yield broker.host, broker.port
 
 
@@ -219,8 +212,7 @@ def check_transactions(
                 on_row(result)
         generated = None
         if max_examples:
-            chosen_seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-            generated = _generated(host, port, profile, max_examples, chosen_seed, nonce)
+            generated = _generated(host, port, profile, max_examples, run_seed(seed), nonce)
     return TxnReport(broker, str(profile), tuple(results), generated, time.monotonic() - started)
 
 
@@ -228,7 +220,7 @@ class _Differs(AssertionError):
     pass
 
 
-def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int, nonce: str) -> Generated:
+def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int | None, nonce: str) -> Generated:
     """Hypothesis draws scripts, runs each on the broker and the model, and shrinks the first that differs.
     A run the broker could not finish (it stopped answering) ends the search unshrunk: shrinking it
     would only ask a broker that is gone."""
@@ -236,7 +228,6 @@ def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, see
     failed: list[tuple[TxnScript, RowResult, int]] = []  # (script, result, its ordinal)
     broken: list[tuple[TxnScript, RowResult, int]] = []
 
-    @hypothesis.seed(seed)
     @hypothesis.settings(max_examples=max_examples, deadline=None, database=None,
                          suppress_health_check=list(hypothesis.HealthCheck), phases=[Phase.generate, Phase.shrink])
     @hypothesis.given(txn_scripts())
@@ -252,6 +243,8 @@ def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, see
             failed.append((script, result, i))
             raise _Differs(result.name)
 
+    if seed is not None:
+        run = hypothesis.seed(seed)(run)
     try:
         run()
     except _Differs:

@@ -7,7 +7,7 @@ import json
 import attrs
 
 from kafka_conformance.reference.transactions.script import script_to_json
-from kafka_conformance.terminal.verdict import verdict_line
+from kafka_conformance.terminal.verdict import seed_text, verdict_line
 from kafka_conformance.transactions.check import RowResult, TxnReport, step_text
 
 __all__ = ["render_txn_json", "render_txn_text", "row_line"]
@@ -40,7 +40,7 @@ def render_txn_text(report: TxnReport) -> str:
             found = "stopped: the broker could not finish the script below"
         else:
             found = f"found a difference, shrunk in {generated.shrink_runs} more runs to the script below"
-        lines[-1] += f"; {generated.examples} generated scripts (seed {generated.seed}) {found}"
+        lines[-1] += f"; {generated.examples} generated scripts ({seed_text(generated.seed)}) {found}"
         if generated.failure is not None and generated.script is not None:
             lines.append("")
             lines.append("  generated script" + (" (the broker answered it differently when run again)" if generated.flaky else "")

@@ -59,7 +59,7 @@ UNITS: dict[str, set[str]] = {
     "adapters.reference_adapter": {"reference.*", "adapters.protocol"},
     "adapters.jsonlines": {"reference.*", "adapters.protocol", "adapters.case", "adapters.reaper", "adapters.timed"},
     "adapters.jvm": {"reference.*", "adapters.protocol", "adapters.case", "adapters.reaper"},
-    "adapters.brokers": {"reference.*", "adapters.reaper", "adapters.jvm"},
+    "adapters.brokers": {"reference.*", "adapters.reaper", "adapters.jvm", "adapters.targets"},
     "adapters.clients": {"reference.*", "adapters.jvm", "adapters.reaper"},
     "adapters.toolcache": set(),
     "adapters.go": {"reference.*", "adapters.reaper", "adapters.brokers", "adapters.clients", "adapters.toolcache"},
