@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from kafka_conformance.adapters.protocol import Capabilities
 from kafka_conformance.reference.acl.filters import AclBindingFilter
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
+from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.decision import (
     Action,
     AuthorizationResult,
@@ -34,18 +35,20 @@ _EXCEPTIONS = {
 class ReferenceTarget:
     """Drives a :class:`ReferenceAuthorizer` through the adapter protocol."""
 
-    def __init__(self, profile: Profile, *, indexed: bool = False) -> None:
+    def __init__(self, profile: Profile, *, indexed: bool = False, by_type_variant: ByTypeVariant | None = None) -> None:
         self._profile = profile
         # The indexed engine answers identically and fast; as a target it puts the
         # whole suite behind its differential tests.
-        self._authorizer = IndexedAuthorizer(profile) if indexed else ReferenceAuthorizer(profile)
+        engine = IndexedAuthorizer if indexed else ReferenceAuthorizer
+        self._authorizer = engine(profile, by_type_variant=by_type_variant)
+        self._variant = by_type_variant
 
     def capabilities(self) -> Capabilities:
         p = self._profile
         return Capabilities(
             flavour=p.flavour,
             version=p.version,
-            by_type_variant=default_variant(p) if p.has_authorize_by_resource_type else None,
+            by_type_variant=(self._variant or default_variant(p)) if p.has_authorize_by_resource_type else None,
             acl_count=p.acl_count_supported,
             not_ready_state=p.has_not_ready_state,
         )

@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 import attrs
 
 from kafka_conformance.adapters.protocol import Capabilities, ErrorComparison, cut
-from kafka_conformance.reference.acl.filters import AclBindingFilter
+from kafka_conformance.reference.acl.filters import AccessControlEntryFilter, AclBindingFilter, ResourcePatternFilter
+from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
     AclBinding,
@@ -35,7 +36,7 @@ from kafka_conformance.reference.acl.values import (
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.authorizer.profiles import Flavour
-from kafka_conformance.reference.authorizer.records import AclRecord, AddAcl
+from kafka_conformance.reference.authorizer.records import AclRecord, AddAcl, RemoveAcl
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import KafkaVersion
 
@@ -46,19 +47,28 @@ __all__ = [
     "PROTOCOL_VERSION",
     "WireError",
     "WireErrorInfo",
+    "decode_action",
     "decode_answer",
     "decode_binding",
     "decode_bindings",
+    "decode_by_type_query",
     "decode_capabilities",
+    "decode_context",
     "decode_count",
     "decode_error",
+    "decode_filter",
+    "decode_record",
     "decode_results",
+    "decode_snapshot",
     "encode_action",
     "encode_binding",
+    "encode_capabilities",
     "encode_context",
+    "encode_error",
     "encode_filter",
     "encode_properties",
     "encode_record",
+    "encode_results",
     "encode_snapshot",
 ]
 
@@ -305,3 +315,112 @@ def decode_capabilities(value: object, path: str = "result.capabilities") -> Cap
         for name in ("prefixed", "listing", "acl_count", "incremental", "not_ready_state")
     }
     return Capabilities(flavour=flavour, version=version, by_type_variant=by_type, error_comparison=comparison, **flags)
+
+
+# -- the server's side (implementation <- kit), for ``serve.py`` -------------------------------
+#
+# The same JSON forms read the other way, so that a Python authorizer can sit behind the
+# protocol (``python -m kafka_conformance.adapters.jsonlines.serve``).  What a request holds
+# is the kit's own encoding, so these decoders are as strict as the ones above and name the
+# path of anything they cannot read.
+
+
+def _optional_str(value: object, path: str) -> str | None:
+    return None if value is None else _str(value, path)
+
+
+def decode_context(value: object, path: str) -> RequestContext:
+    obj = _obj(value, path)
+    who = _obj(_field(obj, "principal", path), f"{path}.principal")
+    return RequestContext(
+        KafkaPrincipal(_str(_field(who, "type", f"{path}.principal"), f"{path}.principal.type"),
+                       _str(_field(who, "name", f"{path}.principal"), f"{path}.principal.name")),
+        _str(_field(obj, "host", path), f"{path}.host"),
+    )
+
+
+def decode_action(value: object, path: str) -> Action:
+    obj = _obj(value, path)
+    try:
+        pattern = ResourcePattern(
+            _enum(ResourceType, _field(obj, "resource_type", path), f"{path}.resource_type"),
+            _str(_field(obj, "name", path), f"{path}.name"),
+            _enum(PatternType, _field(obj, "pattern_type", path), f"{path}.pattern_type"),
+        )
+    except AclValueError as exc:
+        raise WireError(path, f"not a valid resource: {exc}") from None
+    return Action(_enum(AclOperation, _field(obj, "operation", path), f"{path}.operation"), pattern)
+
+
+def decode_by_type_query(value: object, path: str) -> tuple[RequestContext, AclOperation, ResourceType]:
+    obj = _obj(value, path)
+    return (decode_context(_field(obj, "context", path), f"{path}.context"),
+            _enum(AclOperation, _field(obj, "operation", path), f"{path}.operation"),
+            _enum(ResourceType, _field(obj, "resource_type", path), f"{path}.resource_type"))
+
+
+def decode_filter(value: object, path: str) -> AclBindingFilter:
+    obj = _obj(value, path)
+    p = _obj(_field(obj, "pattern", path), f"{path}.pattern")
+    e = _obj(_field(obj, "entry", path), f"{path}.entry")
+    return AclBindingFilter(
+        ResourcePatternFilter(
+            _enum(ResourceType, _field(p, "resource_type", f"{path}.pattern"), f"{path}.pattern.resource_type"),
+            _optional_str(_field(p, "name", f"{path}.pattern"), f"{path}.pattern.name"),
+            _enum(PatternType, _field(p, "pattern_type", f"{path}.pattern"), f"{path}.pattern.pattern_type"),
+        ),
+        AccessControlEntryFilter(
+            _optional_str(_field(e, "principal", f"{path}.entry"), f"{path}.entry.principal"),
+            _optional_str(_field(e, "host", f"{path}.entry"), f"{path}.entry.host"),
+            _enum(AclOperation, _field(e, "operation", f"{path}.entry"), f"{path}.entry.operation"),
+            _enum(AclPermissionType, _field(e, "permission", f"{path}.entry"), f"{path}.entry.permission"),
+        ),
+    )
+
+
+def decode_snapshot(value: object, path: str) -> dict[str, AclBinding]:
+    out: dict[str, AclBinding] = {}
+    for i, item in enumerate(_list(value, path)):
+        where = f"{path}[{i}]"
+        obj = _obj(item, where)
+        out[_str(_field(obj, "id", where), f"{where}.id")] = decode_binding(_field(obj, "acl", where), f"{where}.acl")
+    return out
+
+
+def decode_record(value: object, path: str) -> AclRecord:
+    obj = _obj(value, path)
+    kind = _str(_field(obj, "type", path), f"{path}.type")
+    record_id = _str(_field(obj, "id", path), f"{path}.id")
+    if kind == "add":
+        return AddAcl(record_id, decode_binding(_field(obj, "acl", path), f"{path}.acl"))
+    if kind == "remove":
+        return RemoveAcl(record_id)
+    raise WireError(f"{path}.type", f"expected 'add' or 'remove', got {kind!r}")
+
+
+def encode_capabilities(caps: Capabilities) -> dict[str, Any]:
+    """What ``hello`` declares: every field :func:`decode_capabilities` requires."""
+    return {
+        "flavour": caps.flavour.value,
+        "kafka_version": str(caps.version),
+        "by_type_variant": None if caps.by_type_variant is None else caps.by_type_variant.value,
+        "prefixed": caps.prefixed,
+        "listing": caps.listing,
+        "acl_count": caps.acl_count,
+        "incremental": caps.incremental,
+        "not_ready_state": caps.not_ready_state,
+        "error_comparison": caps.error_comparison.value,
+    }
+
+
+def encode_error(kind: str, message: str, *, exception: str | None = None, key: str | None = None) -> dict[str, str]:
+    error = {"kind": kind, "message": message}
+    if exception is not None:
+        error["exception"] = exception
+    if key is not None:
+        error["key"] = key
+    return error
+
+
+def encode_results(results: Sequence[AuthorizationResult]) -> list[str]:
+    return [r.name for r in results]

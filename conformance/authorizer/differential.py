@@ -27,8 +27,10 @@ from kafka_conformance.reference.acl.filters import (
     ResourcePatternFilter,
 )
 from kafka_conformance.reference.acl.values import (
+    AclBinding,
     PatternType,
     ResourcePattern,
+    ResourceType,
 )
 from kafka_conformance.reference.authorizer.by_resource_type import candidate_names
 from kafka_conformance.reference.authorizer.decision import (
@@ -311,16 +313,34 @@ def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, replies: Replies,
     return True
 
 
+def listing_filters(held: list[AclBinding]) -> list[AclBindingFilter]:
+    """Every filter, then from each ACL given one filter per way an AclBindingFilter selects: its
+    name matched as a resource name (MATCH), its type under MATCH with no name, its exact pattern, its name under any type and
+    pattern type, its principal, its host with its operation, its permission, and the whole
+    ACL.  Applied to all the ACLs held, each selects some and leaves others (the mutation run of
+    the reference found each of these branches unasked before, docs/selftest.md)."""
+    filters = [ANY_ACL]
+    for b in held:
+        p, e = b.pattern, b.entry
+        filters += [
+            AclBindingFilter(ResourcePatternFilter(p.resource_type, p.name, PatternType.MATCH)),
+            AclBindingFilter(ResourcePatternFilter(p.resource_type, None, PatternType.MATCH)),
+            AclBindingFilter(ResourcePatternFilter(p.resource_type, p.name, p.pattern_type)),
+            AclBindingFilter(ResourcePatternFilter(ResourceType.ANY, p.name, PatternType.ANY)),
+            AclBindingFilter(entry=AccessControlEntryFilter(principal=e.principal)),
+            AclBindingFilter(entry=AccessControlEntryFilter(host=e.host, operation=e.operation)),
+            AclBindingFilter(entry=AccessControlEntryFilter(permission_type=e.permission_type)),
+            AclBindingFilter.for_binding(b),
+        ]
+    return list(dict.fromkeys(filters))
+
+
 def check_listing(ctx: CheckContext, scenario: Scenario) -> None:
     """acls(filter) returns exactly the ACLs Kafka's filter semantics match; acl_count agrees."""
     ref = loaded_reference(ctx, scenario)
     if ref is None:
         return
-    filters = [ANY_ACL]
-    for _, b in scenario.acls[:3]:
-        filters.append(AclBindingFilter(ResourcePatternFilter(b.pattern.resource_type, b.pattern.name,
-                                                              PatternType.MATCH)))
-        filters.append(AclBindingFilter(entry=AccessControlEntryFilter(principal=b.entry.principal)))
+    filters = listing_filters([b for _, b in scenario.acls[:3]])
     calls = set_up_calls(scenario.properties, scenario.acls) + count_calls(ctx) + [ListAcls(f) for f in filters]
     with driver.run(ctx.make_target, calls) as replies:
         if not replies.set_up(complete=True):

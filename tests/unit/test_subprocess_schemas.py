@@ -32,6 +32,9 @@ NODE = shutil.which("node")
 IMPLEMENTATIONS = {
     "python": [sys.executable, str(ROOT / "examples" / "python_subprocess" / "my_authorizer_server.py")],
     "node": [NODE or "node", str(ROOT / "examples" / "node_authorizer" / "authorizer.js")],
+    # the kit's own server (adapters/jsonlines/serve.py) hosting the reference of both flavours
+    "served-standard": [sys.executable, "-m", "kafka_conformance.adapters.jsonlines.serve", "reference:4.3.0"],
+    "served-acl": [sys.executable, "-m", "kafka_conformance.adapters.jsonlines.serve", "reference:3.9.0:acl"],
 }
 
 

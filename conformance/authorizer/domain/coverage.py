@@ -212,7 +212,7 @@ def _defaults() -> list[Scenario]:
 
 
 _SUPERS = ("User:alice", "User:bob;User:alice", "User:bob ; User:alice", " User:alice ", "User:Alice", "Group:alice",
-           "User:bob;;User:alice", "User:alice;", "alice", ";")
+           "User:bob;;User:alice", "User:alice;", "alice", ";", "", " ")
 
 
 def _super_users() -> list[Scenario]:
@@ -239,6 +239,11 @@ def _by_type(prefixed: bool) -> list[Scenario]:
         [_acl(ALLOW, ANYONE, operation=READ)], [_acl(ALLOW, operation=WRITE)], [_acl(ALLOW, operation=READ),
                                                                                 _acl(DENY, BOB, operation=READ)],
         [_acl(ALLOW, name=PROBE_NAME, operation=READ)], [_acl(ALLOW, resource_type=GROUP, operation=READ)],
+        # The wildcard ALLOW that decides only after the probe was denied (the interface default's scan),
+        # and AclAuthorizer's own walk past a DENY to a wildcard or a literal ALLOW it does not cover.
+        [_acl(ALLOW, name="*", operation=READ), _acl(DENY, name=PROBE_NAME, operation=READ)],
+        [_acl(ALLOW, name="*", operation=READ), _acl(DENY, operation=READ)],
+        [_acl(ALLOW, name="bar", operation=READ), _acl(DENY, operation=READ)],
     ]
     if prefixed:
         sets += [
@@ -247,6 +252,9 @@ def _by_type(prefixed: bool) -> list[Scenario]:
             [_acl(ALLOW, operation=READ), _acl(DENY, name="fo", pattern=PREFIXED, operation=READ)],
             [_acl(ALLOW, name="fo", pattern=PREFIXED, operation=READ), _acl(DENY, operation=READ),
              _acl(ALLOW, name="bar", operation=READ), _acl(DENY, name="b", pattern=PREFIXED, operation=READ)],
+            # Only a name the ACLs do not spell is allowed ("fb"): the ground truth must invent it.
+            [_acl(ALLOW, name="f", pattern=PREFIXED, operation=READ), _acl(DENY, name="f", operation=READ),
+             _acl(DENY, name="fa", operation=READ)],
         ]
     asked = [ByTypeQuery(RequestContext(parse_principal(p), HOST), op, rt)
              for p in (ALICE, BOB) for op in (READ, DESCRIBE, WRITE) for rt in (TOPIC, GROUP)]

@@ -1,0 +1,507 @@
+"""Mutation testing of the reference: does the coverage phase check every decision the spec takes?
+
+The zoo (:mod:`.zoo`) is a list of bugs someone thought of.  This is the mechanical
+version: Cosmic Ray (a maintained mutation-testing tool) makes every small change it knows
+to the reference's authorizer and ACL model, one at a time, and each changed reference is
+checked as a target against the unchanged one.  A change the kit does not notice (a
+*survivor*) is either equivalent (it cannot change an answer; kept, with the reason, in
+:mod:`.equivalent`) or a gap in the suite's inputs.
+
+Why these choices:
+
+* **Only the coverage phase judges.**  Its cases run first, in order, on every seed and in
+  every mode, so a mutant it catches is caught on every seed.  A mutant only random search
+  finds would be caught on some seeds: that is the instability this run exists to rule out.
+* **A process boundary.**  The mutated copy (a copy of the installed package in a work
+  folder, which Cosmic Ray edits in place) is served over the subprocess protocol
+  (:mod:`kafka_conformance.adapters.jsonlines.serve`); the judge imports the installed,
+  unmutated package in its own process.  Two versions of one package cannot share an
+  interpreter.
+* **One mode.**  The coverage phase of ``mixed`` holds every case of the ``well-formed`` and
+  ``hostile`` phases (``tests/quality/test_mutation.py`` holds that), so a mutant no mode catches
+  is one ``mixed`` does not catch; judging the other two as well would triple the run for nothing.
+* **Every release class.**  A mutant of a version flag shows only under a release where
+  the flag matters, so each mutant is checked under one profile of each distinct set of
+  flag values (:func:`representative_profiles`), newest first, until one catches it; and once
+  more answering ``authorizeByResourceType`` with the KIP-679 contract itself (``truth``), the
+  variant the kit holds a target to when the target declares it.
+* **Identity by text.**  A mutant is named by its file, its operator and the text of the
+  line it changes (with an occurrence number), not by a line number or a counter that
+  every edit elsewhere would shift; so the reviewed list of equivalents survives edits
+  around it, and a stale entry (its mutant now caught, or gone) is reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import importlib.util
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import attrs
+from hypothesis import Phase
+from hypothesis import settings as Settings
+
+from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.authorizer.check import check_authorizer
+from kafka_conformance.authorizer.domain.strategies import MODES
+from kafka_conformance.authorizer.report import Status
+from kafka_conformance.reference.acl.values import AclOperation, ResourceType
+from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
+from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
+from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
+from kafka_conformance.selftest.equivalent import EQUIVALENT, OUTSIDE_PROTOCOL, Equivalent, Outside
+
+__all__ = [
+    "MUTATED",
+    "MutantResult",
+    "MutationRun",
+    "Outcome",
+    "Served",
+    "judge",
+    "representative_profiles",
+    "run_mutation",
+    "to_text",
+    "workspace",
+]
+
+MUTATED = ("reference/authorizer", "reference/acl")
+"""The parts of the package that are mutated, as paths inside it: the authorizer spec and the ACL
+model it stands on."""
+
+JUDGE_TIMEOUT_S = 600.0
+"""Cosmic Ray's bound on one mutant's judging: every profile and mode of a survivor, with room.
+A mutant that makes the reference loop is stopped sooner, by the kit's own per-call timeout."""
+
+
+class Outcome(enum.Enum):
+    CAUGHT = "caught"
+    """The coverage phase failed the mutated reference: on every seed, in that mode."""
+    EQUIVALENT = "equivalent"
+    """Not caught, and reviewed as unable to change any answer (:mod:`.equivalent`)."""
+    SURVIVED = "survived"
+    """Not caught and not reviewed: a gap in the suite's inputs, or an equivalent to review."""
+    NOT_RUN = "not run"
+    """Equivalent by construction, so never judged: marked skipped in Cosmic Ray's session before
+    the run (a filter, Cosmic Ray's documented way to leave mutants out).  Two kinds
+    (:data:`NOT_RUN_REASONS`): a change inside a type annotation, and ``is`` swapped with ``==``
+    (or ``is not`` with ``!=``) where one side is an enum member or None."""
+
+
+@attrs.frozen
+class MutantResult:
+    file: str
+    """Inside the package: ``reference/acl/values.py``."""
+    operator: str
+    line: str
+    """The text of the changed line, stripped."""
+    occurrence: int
+    """Among mutants of this file with this operator and this line text, which one (from 0)."""
+    line_number: int
+    outcome: Outcome
+    caught_by: str = ""
+    """The profile, mode, property and anomaly that caught it."""
+    diff: str = ""
+    reason: str = ""
+    """For an equivalent mutant, why it cannot change an answer."""
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.file, self.operator, self.line, self.occurrence)
+
+
+@attrs.frozen
+class MutationRun:
+    modules: tuple[str, ...]
+    profiles: tuple[str, ...]
+    modes: tuple[str, ...]
+    results: tuple[MutantResult, ...]
+    stale: tuple[Equivalent, ...]
+    """Reviewed equivalents that no mutant of this run matched, or that were caught: the list
+    no longer says what is true."""
+    seconds: float
+
+    def count(self, outcome: Outcome) -> int:
+        return sum(r.outcome is outcome for r in self.results)
+
+    @property
+    def perfect(self) -> bool:
+        return self.count(Outcome.SURVIVED) == 0 and not self.stale
+
+
+@attrs.frozen
+class Served:
+    """The reference of one profile, as the mutated copy serves it: the release's own by-type
+    variant, or another one named."""
+
+    profile: Profile
+    by_type: ByTypeVariant | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Served:
+        version, flavour, *variant = text.split(":")
+        return cls(profile_for(version, flavour), ByTypeVariant.parse(variant[0]) if variant else None)
+
+    @property
+    def argument(self) -> str:
+        p = self.profile
+        return f"{p.version}:{p.flavour.value}" + (f":{self.by_type.value}" if self.by_type else "")
+
+    def __str__(self) -> str:
+        return str(self.profile) + (f" by-type {self.by_type.value}" if self.by_type else "")
+
+
+def judged_under() -> tuple[Served, ...]:
+    """Every release class, then the newest release with the ground-truth by-type variant."""
+    profiles = representative_profiles()
+    return (*(Served(p) for p in profiles), Served(profiles[0], ByTypeVariant.GROUND_TRUTH))
+
+
+def representative_profiles() -> tuple[Profile, ...]:
+    """One profile per distinct set of the reference's release flags (the newest release of each),
+    standard before acl, newest first: every behaviour a release can select, each once."""
+    sample = profile_for(APACHE_KAFKA_RELEASES[-1], Flavour.STANDARD)
+    flags = [name for name in dir(sample) if not name.startswith("_") and isinstance(getattr(sample, name), bool)]
+    kinds: list[enum.Enum] = [*ResourceType, *AclOperation]
+    chosen: dict[tuple[object, ...], Profile] = {}
+    for version in APACHE_KAFKA_RELEASES:
+        for flavour in Flavour:
+            try:
+                profile = profile_for(version, flavour)
+            except AclValueError:
+                continue
+            key = (flavour, *(getattr(profile, f) for f in flags), *(profile.supports(k) for k in kinds))
+            chosen[key] = profile  # releases ascend: the newest of each class stays
+    return tuple(sorted(chosen.values(), key=lambda p: (p.flavour is not Flavour.STANDARD,
+                                                         (-p.version.major, -p.version.minor, -p.version.patch))))
+
+
+def workspace(folder: Path, name: str = "src") -> Path:
+    """A copy of the installed package under ``folder/name``; returns that folder.  Two are made:
+    ``src``, which Cosmic Ray edits, and ``judge``, the unmutated kit the test command imports, so
+    that a run judges with the kit as it was when it started, whatever happens to the installed one."""
+    src = folder / name
+    top = src / "kafka_conformance"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(_folder_of("kafka_conformance"), top, ignore=skip)
+    for name in ("reference", "adapters"):
+        if not (top / name).exists():  # an editable install maps these folders from elsewhere
+            shutil.copytree(_folder_of(f"kafka_conformance.{name}"), top / name, ignore=skip)
+    return src
+
+
+def _folder_of(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"cannot find the installed package {package}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _served(source: Path, served: Served) -> str:
+    p = served.profile
+    variant = ["--by-type", served.by_type.value] if served.by_type else []
+    command = ["env", f"PYTHONPATH={source}", "PYTHONDONTWRITEBYTECODE=1", sys.executable, "-m",
+               "kafka_conformance.adapters.jsonlines.serve", *variant, f"reference:{p.version}:{p.flavour.value}"]
+    return "cmd:" + shlex.join(command)
+
+
+def judge(source: Path, profiles: Sequence[Served], modes: Sequence[str]) -> str:
+    """The reference under ``source`` (mutated) against the installed one, the coverage phase only:
+    what caught it (``profile mode property: anomaly``), or "" when nothing did."""
+    from kafka_conformance.adapters.jsonlines.adapter import close_shared_sessions
+
+    only_coverage = Settings(phases=[Phase.explicit], database=None)
+    try:
+        for profile in profiles:
+            spec = _served(source, profile)
+            for mode in modes:
+                try:
+                    report = check_authorizer(spec, settings=only_coverage, mode=mode, stop_at_first_failure=True)
+                except TargetError as exc:
+                    return f"{profile} {mode}: the mutated reference did not start ({exc})"
+                for result in report.results:
+                    if result.status in (Status.FAILED, Status.ERROR):
+                        return f"{profile} {mode} {result.name}: {_what(result)}"
+            close_shared_sessions()
+    finally:
+        close_shared_sessions()
+    return ""
+
+
+def _what(result: object) -> str:
+    cx = getattr(result, "counterexample", None)
+    if cx is not None and cx.divergence is not None:
+        return cx.divergence.anomaly
+    if cx is not None and cx.adapter_error:
+        return f"could not answer: {cx.adapter_error[:200]}"
+    return getattr(result, "reason", "") or "failed"
+
+
+def _cosmic_ray(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"cosmic-ray {' '.join(args)} failed (exit {done.returncode}): {done.stderr[-2000:]}")
+    return done
+
+
+def _config(folder: Path, modules: Sequence[str], profiles: Sequence[Served], modes: Sequence[str]) -> Path:
+    test = ["env", f"PYTHONPATH={folder / 'judge'}", sys.executable, "-m", "kafka_conformance.selftest.mutation",
+            "--source", "src",
+            "--profiles", ",".join(p.argument for p in profiles), "--modes", ",".join(modes)]
+    paths = ", ".join(json.dumps(f"src/kafka_conformance/{m}") for m in modules)
+    text = (
+        "[cosmic-ray]\n"
+        f"module-path = [{paths}]\n"
+        f"timeout = {JUDGE_TIMEOUT_S}\n"
+        "excluded-modules = []\n"
+        f"test-command = {json.dumps(shlex.join(test))}\n\n"
+        "[cosmic-ray.distributor]\nname = \"local\"\n"
+    )
+    path = folder / "cosmic-ray.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("mixed",),
+                 profiles: Sequence[Served] | None = None, work: Path | None = None,
+                 equivalent: Sequence[Equivalent] = EQUIVALENT, outside: Sequence[Outside] = OUTSIDE_PROTOCOL,
+                 on_start: Callable[[str], None] | None = None) -> MutationRun:
+    """Mutate ``modules`` (paths inside the package, files or folders) with Cosmic Ray and judge
+    every mutant with the coverage phase; survivors are matched against ``equivalent``."""
+    started = time.monotonic()
+    chosen = tuple(profiles) if profiles is not None else judged_under()
+    modules = tuple(m.strip("/") for m in modules)
+    elsewhere = [m for m in modules if not any(m == part or m.startswith(part + "/") for part in MUTATED)]
+    if elsewhere:
+        raise ValueError(f"{', '.join(elsewhere)}: the mutation run judges the authorizer spec served as a target, "
+                         f"so it mutates only what that target runs: {' and '.join(MUTATED)} and what is inside them")
+    with tempfile.TemporaryDirectory(prefix="kafka-conformance-mutation-") as scratch:
+        folder = work if work is not None else Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        src = workspace(folder)
+        workspace(folder, "judge")
+        missing = [m for m in modules if not (src / "kafka_conformance" / m).exists()]
+        if missing:
+            raise ValueError(f"no such module in the package: {', '.join(missing)}")
+        config = _config(folder, modules, chosen, modes)
+        if judge(src, chosen[:1], modes[:1]):
+            raise RuntimeError("the unmutated reference, served, does not conform to itself: fix that first")
+        if on_start is not None:
+            on_start(f"mutating {', '.join(modules)}; judging under {len(chosen)} profiles in {', '.join(modes)}")
+        _cosmic_ray("init", str(config), "session.sqlite", cwd=folder)
+        _skip_not_run(folder / "session.sqlite", folder, outside)
+        _cosmic_ray("exec", str(config), "session.sqlite", cwd=folder)
+        dumped = _cosmic_ray("dump", "session.sqlite", cwd=folder).stdout
+        results = _results(dumped, src)
+    matched, stale = _match(results, equivalent, modules)
+    return MutationRun(modules, tuple(str(p) for p in chosen), tuple(modes), matched, stale,
+                       time.monotonic() - started)
+
+
+NOT_RUN_REASONS = {
+    "annotation": "inside a type annotation: every mutated module postpones annotations "
+                  "(from __future__ import annotations), so none is ever evaluated",
+    "identity": "`is` and `==` (`is not` and `!=`) swapped where one side is a member of an enum without an "
+                "__eq__ of its own, or None: for those, equality is identity",
+    "outside": "in code a served implementation never runs (conformance/selftest/equivalent.py, OUTSIDE_PROTOCOL)",
+}
+_SWAPS = ("_Is_Eq", "_Eq_Is", "_IsNot_NotEq", "_NotEq_IsNot")
+
+Span = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _identity_spans(path: Path, module: str) -> list[Span]:
+    """Single comparisons with an enum member or None on one side, where ``is`` means ``==``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    loaded = importlib.import_module(module)
+
+    def plain_member(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant) and node.value is None:
+            return True
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return False
+        cls = getattr(loaded, node.value.id, None)
+        return (isinstance(cls, enum.EnumMeta) and cls.__eq__ is object.__eq__
+                and isinstance(getattr(cls, node.attr, None), cls))
+
+    return [((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0))
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Compare) and len(n.ops) == 1 and (plain_member(n.left) or plain_member(n.comparators[0]))]
+
+
+def _scopes(path: Path) -> list[tuple[str, Span]]:
+    """Every function and class of a module with its qualified name and its span."""
+    found: list[tuple[str, Span]] = []
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
+                found.append((name, ((first, 0), (child.end_lineno or child.lineno, child.end_col_offset or 0))))
+                walk(child, name + ".")
+
+    walk(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def _outside(file: str, scopes: list[tuple[str, Span]], start: tuple[int, int], end: tuple[int, int],
+             outside: Sequence[Outside]) -> Outside | None:
+    for entry in outside:
+        if entry.file != file:
+            continue
+        if entry.scope == "*" or any(name == entry.scope and a <= start and end <= b for name, (a, b) in scopes):
+            return entry
+    return None
+
+
+def _annotation_spans(path: Path) -> list[Span]:
+    """Where a module's annotations are, when it postpones them; none when it does not."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and
+                    any(a.name == "annotations" for a in n.names) for n in tree.body)
+    if not postponed:
+        return []
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            found += [x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
+                      if x is not None and x.annotation is not None]
+            found += [node.returns] if node.returns is not None else []
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return [((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0)) for n in found]
+
+
+def _skip_not_run(session: Path, folder: Path, outside: Sequence[Outside]) -> None:
+    """Cosmic Ray's filter step: mark the mutants of :data:`NOT_RUN_REASONS` as skipped, saying which."""
+    from cosmic_ray.work_db import use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    annotations: dict[Path, list[Span]] = {}
+    identities: dict[Path, list[Span]] = {}
+    scopes: dict[Path, list[tuple[str, Span]]] = {}
+    with use_db(str(session)) as db:
+        for item in db.work_items:
+            (mutation,) = item.mutations
+            path = folder / mutation.module_path
+            file = Path(mutation.module_path).relative_to("src/kafka_conformance").as_posix()
+            start, end = tuple(mutation.start_pos), tuple(mutation.end_pos)
+            spans = annotations.setdefault(path, _annotation_spans(path))
+            why = "annotation" if any(a <= start and end <= b for a, b in spans) else ""
+            entry = None if why else _outside(file, scopes.setdefault(path, _scopes(path)), start, end, outside)
+            if entry is not None:
+                why = f"outside:{entry.scope}"
+            if not why and mutation.operator_name.endswith(_SWAPS):
+                module = ".".join(Path(mutation.module_path).with_suffix("").parts[1:])  # src/kafka_conformance/...
+                spans = identities.setdefault(path, _identity_spans(path, module))
+                why = "identity" if any(a <= start and end <= b for a, b in spans) else ""
+            if why:
+                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=why))
+
+
+def _results(dumped: str, src: Path) -> tuple[MutantResult, ...]:
+    out: list[MutantResult] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    lines_of: dict[str, list[str]] = {}
+    for line in dumped.splitlines():
+        if not line.strip():
+            continue
+        item, result = json.loads(line)
+        (mutation,) = item["mutations"]
+        path = Path(mutation["module_path"])
+        file = path.relative_to("src/kafka_conformance").as_posix() if not path.is_absolute() else \
+            path.relative_to(src / "kafka_conformance").as_posix()
+        text = lines_of.setdefault(file, (src / "kafka_conformance" / file).read_text(encoding="utf-8").splitlines())
+        number = mutation["start_pos"][0]
+        source_line = text[number - 1].strip()
+        operator = mutation["operator_name"].removeprefix("core/")
+        occurrence = seen.get((file, operator, source_line), 0)
+        seen[(file, operator, source_line)] = occurrence + 1
+        if result is None:
+            raise RuntimeError(f"cosmic-ray left a mutant unjudged: {file}:{number} {operator}")
+        output = (result.get("output") or "").strip()
+        caught = result.get("test_outcome") == "killed"
+        skipped = result.get("worker_outcome") == "skipped"
+        out.append(MutantResult(file, operator, source_line, occurrence, number,
+                                Outcome.NOT_RUN if skipped else Outcome.CAUGHT if caught else Outcome.SURVIVED,
+                                caught_by=output.splitlines()[-1] if caught and output else "",
+                                diff=result.get("diff") or "",
+                                reason=_not_run_reason(output) if skipped else ""))
+    return tuple(out)
+
+
+def _not_run_reason(output: str) -> str:
+    kind, _, scope = output.partition(":")
+    return NOT_RUN_REASONS.get(kind, output) + (f" ({scope})" if scope else "")
+
+
+def _match(results: Sequence[MutantResult], equivalent: Sequence[Equivalent],
+           modules: Sequence[str]) -> tuple[tuple[MutantResult, ...], tuple[Equivalent, ...]]:
+    reviewed = {(e.file, e.operator, e.line, e.occurrence): e for e in equivalent}
+    used: set[tuple[str, str, str, int]] = set()
+    out = []
+    for r in results:
+        entry = reviewed.get(r.key)
+        if entry is not None:
+            used.add(r.key)
+            if r.outcome is Outcome.SURVIVED:
+                r = attrs.evolve(r, outcome=Outcome.EQUIVALENT, reason=entry.reason)
+        out.append(r)
+    caught = {r.key for r in results if r.outcome is Outcome.CAUGHT}
+    in_scope = [e for e in equivalent if any(e.file == m or e.file.startswith(m.rstrip("/") + "/") for m in modules)]
+    stale = tuple(e for e in in_scope
+                  if (e.file, e.operator, e.line, e.occurrence) not in used
+                  or (e.file, e.operator, e.line, e.occurrence) in caught)
+    return tuple(out), stale
+
+
+def to_text(run: MutationRun) -> str:
+    lines = [
+        f"mutation run of the reference ({', '.join(run.modules)}): {len(run.results)} mutants, "
+        f"{run.count(Outcome.CAUGHT)} caught by the coverage phase, {run.count(Outcome.EQUIVALENT)} reviewed "
+        f"equivalent, {run.count(Outcome.SURVIVED)} survived, {run.count(Outcome.NOT_RUN)} equivalent by "
+        f"construction and not run; {run.seconds:.0f} s",
+        f"  judged under {len(run.profiles)} profiles ({', '.join(run.profiles)}) in {', '.join(run.modes)}",
+    ]
+    for r in run.results:
+        if r.outcome is Outcome.SURVIVED:
+            lines.append(f"  SURVIVED {r.file}:{r.line_number} {r.operator}: {r.line}")
+            lines.extend("      " + d for d in r.diff.splitlines() if d.startswith(("+", "-")) and not d.startswith(("+++", "---")))
+    for e in run.stale:
+        lines.append(f"  STALE equivalent entry (caught now, or no such mutant): {e.file} {e.operator}: {e.line}")
+    lines.append("verdict: " + ("every mutant caught or reviewed equivalent" if run.perfect else
+                                "survivors or stale entries above"))
+    return "\n".join(lines)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    """Cosmic Ray's test command: exit 0 when the mutated reference passes (the mutant survives)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m kafka_conformance.selftest.mutation")
+    parser.add_argument("--source", type=Path, required=True)
+    parser.add_argument("--profiles", required=True, help="VERSION:FLAVOUR[:BY-TYPE-VARIANT],...")
+    parser.add_argument("--modes", default="mixed")
+    args = parser.parse_args(argv)
+    unknown = [m for m in args.modes.split(",") if m not in MODES]
+    if unknown:
+        parser.error(f"unknown mode {unknown[0]!r}")
+    profiles = [Served.parse(p) for p in args.profiles.split(",")]
+    caught = judge(args.source.resolve(), profiles, args.modes.split(","))
+    print(f"caught: {caught}" if caught else "not caught")
+    return 1 if caught else 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

@@ -1,0 +1,105 @@
+"""The mutation run of the reference (``kafka-conformance selftest --mutants``), in light.
+
+The whole run (every mutant of ``reference/authorizer`` and ``reference/acl``, about an hour)
+is the ``mutation`` tox environment, outside the gate.  Here: one module, end to end, with
+its reviewed equivalents, and the two claims the run's design stands on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+from kafka_conformance.authorizer.domain.coverage import coverage_cases
+from kafka_conformance.authorizer.properties import PROPERTIES
+from kafka_conformance.reference.acl import principal
+from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
+from kafka_conformance.reference.errors import AclValueError
+from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
+from kafka_conformance.selftest.equivalent import EQUIVALENT, Equivalent
+from kafka_conformance.selftest.mutation import Outcome, judged_under, representative_profiles, run_mutation
+
+
+def test_the_mixed_coverage_phase_holds_every_case_of_the_other_modes() -> None:
+    """Why the run judges in ``mixed`` alone: a mutant it misses, no mode catches."""
+    for served in judged_under():
+        caps = ReferenceTarget(served.profile, by_type_variant=served.by_type).capabilities()
+        for prop in PROPERTIES:
+            mixed = {repr(c) for c in coverage_cases(prop.name, caps, "mixed")}
+            for mode in ("well-formed", "hostile"):
+                missing = {repr(c) for c in coverage_cases(prop.name, caps, mode)} - mixed
+                assert not missing, f"{served} {prop.name}: {len(missing)} {mode} cases not in mixed"
+
+
+def test_every_value_of_every_release_flag_is_judged() -> None:
+    """Why one profile per class is enough: each flag takes, among the judged profiles, every value
+    it takes in some modelled release."""
+    chosen = representative_profiles()
+    every = []
+    for version in APACHE_KAFKA_RELEASES:
+        for flavour in Flavour:
+            try:
+                every.append(profile_for(version, flavour))
+            except AclValueError:
+                continue
+    flags = [n for n in dir(chosen[0]) if not n.startswith("_") and isinstance(getattr(chosen[0], n), bool)]
+    assert len(flags) > 15
+    for flag in flags:
+        assert {getattr(p, flag) for p in chosen} == {getattr(p, flag) for p in every}, flag
+    assert len(chosen) < len(every) / 3
+
+
+def test_one_module_end_to_end(tmp_path: Path) -> None:
+    """Cosmic Ray mutates a copy, each mutant is served and judged; the principal parser's mutants
+    are caught or reviewed, and an entry naming no mutant is reported stale."""
+    pytest.importorskip("cosmic_ray", reason="the mutation extra is not installed")
+    ghost = Equivalent("reference/acl/principal.py", "ReplaceComparisonOperator_Eq_NotEq", "no such line", "a test entry")
+    run = run_mutation(["reference/acl/principal.py"], profiles=judged_under()[:2], work=tmp_path,
+                       equivalent=(*EQUIVALENT, ghost))
+    outcomes = {r.outcome for r in run.results}
+    assert run.count(Outcome.CAUGHT) >= 8, [r.line for r in run.results]
+    assert Outcome.SURVIVED not in outcomes, [(r.line, r.operator) for r in run.results if r.outcome is Outcome.SURVIVED]
+    assert run.count(Outcome.EQUIVALENT) >= 3
+    assert run.stale == (ghost,)
+    assert not run.perfect
+    caught = next(r for r in run.results if r.outcome is Outcome.CAUGHT)
+    assert caught.caught_by.startswith("caught: standard@4.4.0 mixed"), caught.caught_by
+    assert (tmp_path / "src" / "kafka_conformance" / "reference" / "acl" / "principal.py").read_text() == (
+        Path(principal.__file__).read_text())  # Cosmic Ray put every mutant back
+
+
+def test_what_is_claimed_outside_the_protocol_is_never_run_by_a_served_reference(tmp_path: Path) -> None:
+    """The OUTSIDE_PROTOCOL claims, checked: the reference served under every judged release runs
+    the whole coverage phase, recording each function it enters, and enters none of them."""
+    import shlex
+    import sys
+
+    from hypothesis import Phase, settings
+
+    from kafka_conformance import check_authorizer
+    from kafka_conformance.adapters.jsonlines.adapter import close_shared_sessions
+    from kafka_conformance.selftest.equivalent import OUTSIDE_PROTOCOL
+
+    helper = Path(__file__).with_name("traced_serve.py")
+    entered: set[tuple[str, str]] = set()
+    for n, served in enumerate(judged_under()):
+        out = tmp_path / f"entered-{n}.json"
+        variant = ["--by-type", served.by_type.value] if served.by_type else []
+        p = served.profile
+        command = [sys.executable, str(helper), str(out), *variant, f"reference:{p.version}:{p.flavour.value}"]
+        try:
+            report = check_authorizer("cmd:" + shlex.join(command), settings=settings(phases=[Phase.explicit], database=None))
+        finally:
+            close_shared_sessions()
+        assert all(r.status.value in ("passed", "skipped") for r in report.results), served
+        entered |= {tuple(pair) for pair in json.loads(out.read_text())}  # type: ignore[misc]
+    assert ("reference/authorizer/decide.py", "decide") in entered  # the recording works
+    broken = []
+    for claim in OUTSIDE_PROTOCOL:
+        hits = [q for f, q in entered if f == claim.file and q != "<module>"
+                and (claim.scope == "*" or q == claim.scope or q.startswith(claim.scope + "."))]
+        if hits:
+            broken.append(f"{claim.file} {claim.scope}: entered as {', '.join(sorted(hits))}")
+    assert not broken, "claimed outside the protocol, yet run:\n" + "\n".join(broken)
