@@ -25,10 +25,10 @@ Why these choices:
   flag values (:func:`representative_profiles`), newest first, until one catches it; and once
   more answering ``authorizeByResourceType`` with the KIP-679 contract itself (``truth``), the
   variant the kit holds a target to when the target declares it.
-* **Identity by text.**  A mutant is named by its file, its operator and the text of the
-  line it changes (with an occurrence number), not by a line number or a counter that
-  every edit elsewhere would shift; so the reviewed list of equivalents survives edits
-  around it, and a stale entry (its mutant now caught, or gone) is reported.
+* **Identity by text.**  A mutant is named by its file, the function or class it is in, its
+  operator and the text of the line before and after the change, not by a line number or a
+  counter that every edit elsewhere would shift; so the reviewed lists survive edits around
+  them, and a stale entry (a mutant it names now caught, or none left) is reported.
 """
 
 from __future__ import annotations
@@ -59,7 +59,14 @@ from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVarian
 from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
-from kafka_conformance.selftest.equivalent import EQUIVALENT, OUTSIDE_PROTOCOL, Equivalent, Outside
+from kafka_conformance.selftest.equivalent import (
+    EQUIVALENT,
+    KNOWN_GAPS,
+    OUTSIDE_PROTOCOL,
+    Equivalent,
+    KnownGap,
+    Outside,
+)
 
 __all__ = [
     "MUTATED",
@@ -68,6 +75,7 @@ __all__ = [
     "Outcome",
     "Served",
     "judge",
+    "match_reviewed",
     "representative_profiles",
     "run_mutation",
     "to_text",
@@ -88,6 +96,8 @@ class Outcome(enum.Enum):
     """The coverage phase failed the mutated reference: on every seed, in that mode."""
     EQUIVALENT = "equivalent"
     """Not caught, and reviewed as unable to change any answer (:mod:`.equivalent`)."""
+    KNOWN_GAP = "known gap"
+    """Not caught, reviewed as a gap in the suite's inputs and listed as open (:data:`.KNOWN_GAPS`)."""
     SURVIVED = "survived"
     """Not caught and not reviewed: a gap in the suite's inputs, or an equivalent to review."""
     NOT_RUN = "not run"
@@ -104,8 +114,12 @@ class MutantResult:
     operator: str
     line: str
     """The text of the changed line, stripped."""
-    occurrence: int
-    """Among mutants of this file with this operator and this line text, which one (from 0)."""
+    after: str
+    """The same line as the mutant has it."""
+    scope: str
+    """The innermost function or class holding the line (``Profile.has_not_ready_state``), or ""."""
+    follows: str
+    """The text of the line before it, stripped: tells apart identical lines in one scope."""
     line_number: int
     outcome: Outcome
     caught_by: str = ""
@@ -114,9 +128,13 @@ class MutantResult:
     reason: str = ""
     """For an equivalent mutant, why it cannot change an answer."""
 
-    @property
-    def key(self) -> tuple[str, str, str, int]:
-        return (self.file, self.operator, self.line, self.occurrence)
+    def named_by(self, entry: Equivalent | KnownGap) -> bool:
+        """Whether a reviewed entry names this mutant: same file, operator and line, and the same
+        changed text and scope where the entry gives them (an entry without them names every
+        variant of the operator on that line)."""
+        return (entry.file == self.file and entry.operator == self.operator and entry.line == self.line
+                and entry.after in ("", self.after) and entry.scope in ("", self.scope)
+                and entry.follows in ("", self.follows))
 
 
 @attrs.frozen
@@ -125,8 +143,8 @@ class MutationRun:
     profiles: tuple[str, ...]
     modes: tuple[str, ...]
     results: tuple[MutantResult, ...]
-    stale: tuple[Equivalent, ...]
-    """Reviewed equivalents that no mutant of this run matched, or that were caught: the list
+    stale: tuple[Equivalent | KnownGap, ...]
+    """Reviewed entries that no mutant of this run matched, or whose mutant was caught: the list
     no longer says what is true."""
     seconds: float
 
@@ -273,7 +291,8 @@ def _config(folder: Path, modules: Sequence[str], profiles: Sequence[Served], mo
 
 def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("mixed",),
                  profiles: Sequence[Served] | None = None, work: Path | None = None,
-                 equivalent: Sequence[Equivalent] = EQUIVALENT, outside: Sequence[Outside] = OUTSIDE_PROTOCOL,
+                 equivalent: Sequence[Equivalent] = EQUIVALENT, known_gaps: Sequence[KnownGap] = KNOWN_GAPS,
+                 outside: Sequence[Outside] = OUTSIDE_PROTOCOL,
                  on_start: Callable[[str], None] | None = None) -> MutationRun:
     """Mutate ``modules`` (paths inside the package, files or folders) with Cosmic Ray and judge
     every mutant with the coverage phase; survivors are matched against ``equivalent``."""
@@ -302,7 +321,7 @@ def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("m
         _cosmic_ray("exec", str(config), "session.sqlite", cwd=folder)
         dumped = _cosmic_ray("dump", "session.sqlite", cwd=folder).stdout
         results = _results(dumped, src)
-    matched, stale = _match(results, equivalent, modules)
+    matched, stale = match_reviewed(results, (*equivalent, *known_gaps), modules)
     return MutationRun(modules, tuple(str(p) for p in chosen), tuple(modes), matched, stale,
                        time.monotonic() - started)
 
@@ -410,10 +429,20 @@ def _skip_not_run(session: Path, folder: Path, outside: Sequence[Outside]) -> No
                 db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=why))
 
 
+def _after(diff: str, fallback: str) -> str:
+    added = [d[1:].strip() for d in diff.splitlines() if d.startswith("+") and not d.startswith("+++")]
+    return added[0] if added else fallback
+
+
+def _scope_at(scopes: list[tuple[str, Span]], number: int) -> str:
+    holding = [(name, span) for name, span in scopes if span[0][0] <= number <= span[1][0]]
+    return max(holding, key=lambda h: h[1][0])[0] if holding else ""
+
+
 def _results(dumped: str, src: Path) -> tuple[MutantResult, ...]:
     out: list[MutantResult] = []
-    seen: dict[tuple[str, str, str], int] = {}
     lines_of: dict[str, list[str]] = {}
+    scopes_of: dict[str, list[tuple[str, Span]]] = {}
     for line in dumped.splitlines():
         if not line.strip():
             continue
@@ -426,14 +455,16 @@ def _results(dumped: str, src: Path) -> tuple[MutantResult, ...]:
         number = mutation["start_pos"][0]
         source_line = text[number - 1].strip()
         operator = mutation["operator_name"].removeprefix("core/")
-        occurrence = seen.get((file, operator, source_line), 0)
-        seen[(file, operator, source_line)] = occurrence + 1
+        scope = _scope_at(scopes_of.setdefault(file, _scopes(src / "kafka_conformance" / file)), number)
         if result is None:
             raise RuntimeError(f"cosmic-ray left a mutant unjudged: {file}:{number} {operator}")
         output = (result.get("output") or "").strip()
         caught = result.get("test_outcome") == "killed"
         skipped = result.get("worker_outcome") == "skipped"
-        out.append(MutantResult(file, operator, source_line, occurrence, number,
+        removed = "(removed)" if operator.startswith("RemoveDecorator") else source_line
+        follows = text[number - 2].strip() if number > 1 else ""
+        out.append(MutantResult(file, operator, source_line, _after(result.get("diff") or "", removed), scope, follows,
+                                number,
                                 Outcome.NOT_RUN if skipped else Outcome.CAUGHT if caught else Outcome.SURVIVED,
                                 caught_by=output.splitlines()[-1] if caught and output else "",
                                 diff=result.get("diff") or "",
@@ -446,42 +477,51 @@ def _not_run_reason(output: str) -> str:
     return NOT_RUN_REASONS.get(kind, output) + (f" ({scope})" if scope else "")
 
 
-def _match(results: Sequence[MutantResult], equivalent: Sequence[Equivalent],
-           modules: Sequence[str]) -> tuple[tuple[MutantResult, ...], tuple[Equivalent, ...]]:
-    reviewed = {(e.file, e.operator, e.line, e.occurrence): e for e in equivalent}
-    used: set[tuple[str, str, str, int]] = set()
+def match_reviewed(results: Sequence[MutantResult], equivalent: Sequence[Equivalent | KnownGap],
+                   modules: Sequence[str]) -> tuple[tuple[MutantResult, ...], tuple[Equivalent | KnownGap, ...]]:
+    """The results with reviewed survivors marked equivalent or known gaps, and the stale entries of
+    the modules run (an entry naming no mutant, or one that was caught)."""
     out = []
+    named: dict[int, list[MutantResult]] = {id(e): [] for e in equivalent}
     for r in results:
-        entry = reviewed.get(r.key)
+        entry = next((e for e in equivalent if r.named_by(e)), None)
         if entry is not None:
-            used.add(r.key)
-            if r.outcome is Outcome.SURVIVED:
+            named[id(entry)].append(r)
+            if r.outcome is Outcome.SURVIVED and isinstance(entry, KnownGap):
+                r = attrs.evolve(r, outcome=Outcome.KNOWN_GAP, reason=entry.gap)
+            elif r.outcome is Outcome.SURVIVED:
                 r = attrs.evolve(r, outcome=Outcome.EQUIVALENT, reason=entry.reason)
         out.append(r)
-    caught = {r.key for r in results if r.outcome is Outcome.CAUGHT}
     in_scope = [e for e in equivalent if any(e.file == m or e.file.startswith(m.rstrip("/") + "/") for m in modules)]
+    # Stale: names no mutant, or names one that was caught (its claim is then false).
     stale = tuple(e for e in in_scope
-                  if (e.file, e.operator, e.line, e.occurrence) not in used
-                  or (e.file, e.operator, e.line, e.occurrence) in caught)
+                  if not named[id(e)] or any(r.outcome is Outcome.CAUGHT for r in named[id(e)]))
     return tuple(out), stale
 
 
 def to_text(run: MutationRun) -> str:
     lines = [
-        f"mutation run of the reference ({', '.join(run.modules)}): {len(run.results)} mutants, "
+        f"mutation run of the reference ({', '.join(run.modules)}): {len(run.results)} mutants: "
         f"{run.count(Outcome.CAUGHT)} caught by the coverage phase, {run.count(Outcome.EQUIVALENT)} reviewed "
-        f"equivalent, {run.count(Outcome.SURVIVED)} survived, {run.count(Outcome.NOT_RUN)} equivalent by "
-        f"construction and not run; {run.seconds:.0f} s",
+        f"equivalent, {run.count(Outcome.NOT_RUN)} equivalent by construction (not run), "
+        f"{run.count(Outcome.KNOWN_GAP)} known gaps, {run.count(Outcome.SURVIVED)} survived; {run.seconds:.0f} s",
         f"  judged under {len(run.profiles)} profiles ({', '.join(run.profiles)}) in {', '.join(run.modes)}",
     ]
+    gaps: dict[str, list[MutantResult]] = {}
+    for r in run.results:
+        if r.outcome is Outcome.KNOWN_GAP:
+            gaps.setdefault(r.reason, []).append(r)
+    for gap, found in gaps.items():
+        lines.append(f"  KNOWN GAP ({len(found)} mutants): {gap}")
     for r in run.results:
         if r.outcome is Outcome.SURVIVED:
             lines.append(f"  SURVIVED {r.file}:{r.line_number} {r.operator}: {r.line}")
             lines.extend("      " + d for d in r.diff.splitlines() if d.startswith(("+", "-")) and not d.startswith(("+++", "---")))
     for e in run.stale:
-        lines.append(f"  STALE equivalent entry (caught now, or no such mutant): {e.file} {e.operator}: {e.line}")
-    lines.append("verdict: " + ("every mutant caught or reviewed equivalent" if run.perfect else
-                                "survivors or stale entries above"))
+        lines.append(f"  STALE entry (its mutant is caught now, or no longer exists): {e.file} {e.operator}: {e.line}")
+    verdict = ("every mutant caught, equivalent or a known gap" if run.perfect else
+               "survivors or stale entries above: close the gap, or review the mutant (docs/selftest.md)")
+    lines.append("verdict: " + verdict)
     return "\n".join(lines)
 
 

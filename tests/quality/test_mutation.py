@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
@@ -18,8 +19,16 @@ from kafka_conformance.reference.acl import principal
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
-from kafka_conformance.selftest.equivalent import EQUIVALENT, Equivalent
-from kafka_conformance.selftest.mutation import Outcome, judged_under, representative_profiles, run_mutation
+from kafka_conformance.selftest.equivalent import EQUIVALENT, KNOWN_GAPS, Equivalent, KnownGap
+from kafka_conformance.selftest.mutation import (
+    MUTATED,
+    MutantResult,
+    Outcome,
+    judged_under,
+    match_reviewed,
+    representative_profiles,
+    run_mutation,
+)
 
 
 def test_the_mixed_coverage_phase_holds_every_case_of_the_other_modes() -> None:
@@ -103,3 +112,35 @@ def test_what_is_claimed_outside_the_protocol_is_never_run_by_a_served_reference
         if hits:
             broken.append(f"{claim.file} {claim.scope}: entered as {', '.join(sorted(hits))}")
     assert not broken, "claimed outside the protocol, yet run:\n" + "\n".join(broken)
+
+
+def _result(outcome: Outcome, after: str, scope: str = "Profile.flag", follows: str = "@cached_property") -> MutantResult:
+    return MutantResult("reference/authorizer/profiles.py", "NumberReplacer", "return 1", after, scope, follows, 10, outcome)
+
+
+def test_reviewed_entries_name_mutants_by_text_and_a_false_claim_is_stale() -> None:
+    """An entry names every variant of its operator on its line, or only the one whose changed text,
+    scope and preceding line it gives; an entry naming a caught mutant, or none, is stale."""
+    plus, minus = _result(Outcome.SURVIVED, "return 2"), _result(Outcome.CAUGHT, "return 0")
+    broad = Equivalent("reference/authorizer/profiles.py", "NumberReplacer", "return 1", "why")
+    narrow = attrs.evolve(broad, after="return 2")
+    elsewhere = attrs.evolve(broad, scope="Profile.other")
+    follows = attrs.evolve(broad, after="return 2", follows="@cached_property")
+    gap = KnownGap("reference/authorizer/profiles.py", "NumberReplacer", "return 1", "the input it lacks", after="return 2")
+    modules = ("reference/authorizer",)
+    results, stale = match_reviewed([plus, minus], [broad], modules)
+    assert stale == (broad,) and results[0].outcome is Outcome.EQUIVALENT
+    results, stale = match_reviewed([plus, minus], [narrow, elsewhere], modules)
+    assert [r.outcome for r in results] == [Outcome.EQUIVALENT, Outcome.CAUGHT] and stale == (elsewhere,)
+    results, stale = match_reviewed([plus, minus], [follows], modules)
+    assert results[0].reason == "why" and stale == ()
+    results, stale = match_reviewed([plus, minus], [gap], modules)
+    assert results[0].outcome is Outcome.KNOWN_GAP and results[0].reason == "the input it lacks" and stale == ()
+    assert match_reviewed([plus], [narrow], ("reference/acl",))[1] == ()  # entries of modules not run are not judged
+
+
+def test_every_reviewed_entry_is_distinct_and_says_why() -> None:
+    entries = [*EQUIVALENT, *KNOWN_GAPS]
+    assert len(set(entries)) == len(entries)
+    assert all(len(getattr(e, "reason", getattr(e, "gap", ""))) > 20 for e in entries)
+    assert all(e.file.startswith(MUTATED) for e in entries)

@@ -109,19 +109,19 @@ def _operations(ops: Sequence[AclOperation]) -> list[Scenario]:
 
 def _names(types: Sequence[ResourceType], prefixed: bool) -> list[Scenario]:
     """Step 4: which ACLs match a name.  Every resource type with a LITERAL, a wildcard and
-    (where held) a PREFIXED ACL; on topics every prefix length too."""
+    (where held) a PREFIXED ACL, asked that type and every other; on topics every prefix length too."""
     cases = []
     for rt in types:
-        other = GROUP if rt is TOPIC else TOPIC
         patterns = [(LITERAL, NAME), (LITERAL, "*")] + ([(PREFIXED, "fo")] if prefixed else [])
         if rt is TOPIC:
             patterns += [(LITERAL, "fo")]  # a LITERAL ACL on a proper prefix covers nothing longer
             if prefixed:
                 patterns += [(PREFIXED, NAME), (PREFIXED, "f"), (PREFIXED, "foob"), (PREFIXED, "*")]
         for pattern, name in patterns:
-            asked = [(DESCRIBE, rt, n) for n in _ASKED_NAMES] + [(DESCRIBE, other, NAME)]
+            asked = [(DESCRIBE, rt, n) for n in _ASKED_NAMES] + [(DESCRIBE, o, NAME) for o in types if o is not rt]
             cases.append(_case([_acl(ALLOW, resource_type=rt, name=name, pattern=pattern)], [_ask(asked)]))
-    cluster = [(AclOperation.CLUSTER_ACTION, CLUSTER, "kafka-cluster"), (DESCRIBE, TOPIC, "kafka-cluster")]
+    cluster = [(AclOperation.CLUSTER_ACTION, CLUSTER, "kafka-cluster"), (DESCRIBE, TOPIC, "kafka-cluster"),
+               (DESCRIBE, GROUP, "kafka-cluster"), (DESCRIBE, ResourceType.TRANSACTIONAL_ID, "kafka-cluster")]
     cases.append(_case([_acl(ALLOW, resource_type=CLUSTER, name="kafka-cluster")], [_ask(cluster)]))
     cases.append(_case([_acl(ALLOW, resource_type=CLUSTER, name="*")], [_ask(cluster)]))
     if prefixed:
@@ -135,6 +135,11 @@ def _names(types: Sequence[ResourceType], prefixed: bool) -> list[Scenario]:
                                                                   operation=WRITE)], nested),
             # KAFKA-14265: a name sorting between the prefix and the asked name hid the prefix.
             _case([_acl(ALLOW, name="f", pattern=PREFIXED), _acl(ALLOW, BOB, name="fob")], nested),
+            _case([_acl(ALLOW, name="f", pattern=PREFIXED), _acl(ALLOW, BOB, name="foa", pattern=PREFIXED)], nested),
+            # The same walk for a name beginning with '*': only the second lookup, from '*', finds PREFIXED '*'.
+            _case([_acl(ALLOW, name="*", pattern=PREFIXED), _acl(ALLOW, BOB, name="*a")], [_ask([(READ, TOPIC, "*o")])]),
+            _case([_acl(ALLOW, name="*", pattern=PREFIXED), _acl(ALLOW, BOB, name="*a"), _acl(ALLOW, BOB, name="(x)")],
+                  [_ask([(READ, TOPIC, "*o")])]),
             _case([_acl(DENY, name="fo", pattern=PREFIXED), _acl(ALLOW)], nested),
             _case([_acl(ALLOW, name="fo", pattern=PREFIXED), _acl(DENY)], nested),
         ]
@@ -244,6 +249,18 @@ def _by_type(prefixed: bool) -> list[Scenario]:
         [_acl(ALLOW, name="*", operation=READ), _acl(DENY, name=PROBE_NAME, operation=READ)],
         [_acl(ALLOW, name="*", operation=READ), _acl(DENY, operation=READ)],
         [_acl(ALLOW, name="bar", operation=READ), _acl(DENY, operation=READ)],
+        # An ACL on a group name that sorts below '*' is no wildcard ACL, whether it allows or denies.
+        [_acl(ALLOW, resource_type=GROUP, operation=READ), _acl(DENY, resource_type=GROUP, name="(x)", operation=READ)],
+        [_acl(ALLOW, resource_type=GROUP, name="(x)", operation=READ),
+         _acl(DENY, resource_type=GROUP, name="(x)", operation=READ)],
+        # An ACL of another type, operation or principal first, then one that applies; one for a principal
+        # of another type.
+        [_acl(ALLOW, resource_type=GROUP, operation=READ), _acl(ALLOW, name="bar", operation=READ)],
+        [_acl(ALLOW, operation=WRITE), _acl(ALLOW, name="bar", operation=READ)],
+        [_acl(ALLOW, BOB, operation=READ), _acl(ALLOW, name="bar", operation=READ)],
+        [_acl(ALLOW, "Group:alice", operation=READ)],
+        # An ACL for another host first: the scan passes over it to the one that applies.
+        [_acl(ALLOW, name="bar", host=OTHER_HOST, operation=READ), _acl(ALLOW, operation=READ)],
     ]
     if prefixed:
         sets += [
@@ -252,6 +269,10 @@ def _by_type(prefixed: bool) -> list[Scenario]:
             [_acl(ALLOW, operation=READ), _acl(DENY, name="fo", pattern=PREFIXED, operation=READ)],
             [_acl(ALLOW, name="fo", pattern=PREFIXED, operation=READ), _acl(DENY, operation=READ),
              _acl(ALLOW, name="bar", operation=READ), _acl(DENY, name="b", pattern=PREFIXED, operation=READ)],
+            # The empty PREFIXED name covers every name (StandardAuthorizer; hostile: only records hold it).
+            [_acl(ALLOW, name="", pattern=PREFIXED, operation=READ)],
+            # A PREFIXED DENY exactly as long as the ALLOW's name still covers it.
+            [_acl(ALLOW, operation=READ), _acl(DENY, pattern=PREFIXED, operation=READ)],
             # Only a name the ACLs do not spell is allowed ("fb"): the ground truth must invent it.
             [_acl(ALLOW, name="f", pattern=PREFIXED, operation=READ), _acl(DENY, name="f", operation=READ),
              _acl(DENY, name="fa", operation=READ)],
@@ -267,8 +288,8 @@ def _by_type(prefixed: bool) -> list[Scenario]:
 
 def _listing(prefixed: bool) -> list[Scenario]:
     """acls(filter) and acl_count(): the filters are built from the first ACLs of each case."""
-    held = [_acl(ALLOW, operation=READ), _acl(DENY, operation=READ), _acl(ALLOW, BOB, name="*", operation=WRITE),
-            _acl(ALLOW, resource_type=GROUP, operation=READ),
+    held = [_acl(ALLOW, operation=READ), _acl(DENY, host=HOST, operation=READ), _acl(ALLOW, BOB, name="*", operation=WRITE),
+            _acl(ALLOW, resource_type=GROUP, operation=READ), _acl(ALLOW, resource_type=CLUSTER, name="kafka-cluster"),
             _acl(ALLOW, name="fo", pattern=PREFIXED, operation=READ) if prefixed else _acl(ALLOW, name="fo")]
     return [_case(held[i:] + held[:i], [_read()]) for i in range(len(held))]
 
