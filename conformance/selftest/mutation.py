@@ -489,7 +489,7 @@ def match_reviewed(results: Sequence[MutantResult], equivalent: Sequence[Equival
             named[id(entry)].append(r)
             if r.outcome is Outcome.SURVIVED and isinstance(entry, KnownGap):
                 r = attrs.evolve(r, outcome=Outcome.KNOWN_GAP, reason=entry.gap)
-            elif r.outcome is Outcome.SURVIVED:
+            elif r.outcome is Outcome.SURVIVED and isinstance(entry, Equivalent):
                 r = attrs.evolve(r, outcome=Outcome.EQUIVALENT, reason=entry.reason)
         out.append(r)
     in_scope = [e for e in equivalent if any(e.file == m or e.file.startswith(m.rstrip("/") + "/") for m in modules)]
