@@ -91,7 +91,6 @@ OUTSIDE_PROTOCOL: tuple[Outside, ...] = (
         ("reference/acl/values.py", "ResourcePattern.__str__"),
         ("reference/acl/values.py", "AccessControlEntry.__str__"),
         ("reference/acl/values.py", "AclBinding.__repr__"),
-        ("reference/acl/values.py", "AclBinding.__str__"),
         ("reference/authorizer/decision.py", "AuthorizationResult.__repr__"),
         ("reference/authorizer/decision.py", "RequestContext.__str__"),
         ("reference/authorizer/decision.py", "Action.__str__"),
@@ -185,6 +184,8 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     _eq(_VALUES, "ReplaceFalseWithTrue", "@attrs.frozen(order=False)", _ORDER_ONLY),
     _eq(_VALUES, "ReplaceComparisonOperator_Eq_Is",
         "return self.pattern_type is PatternType.LITERAL and self.name == WILDCARD_RESOURCE", _ONE_CHAR),
+    _eq(_VALUES, "ReplaceOrWithAnd", 'f"from host {self.entry.host or repr(self.entry.host)}"',
+        "changes only the text of an ACL in an error's message (a refused record names it), which is not compared"),
     # -- reference/acl/filters.py --------------------------------------------------------------------
     _eq(_FILTERS, "ReplaceComparisonOperator_IsNot_NotEq",
         "if self.operation is not AclOperation.ANY and self.operation is not entry.operation:", _ENUM_PAIR),

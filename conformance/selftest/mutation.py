@@ -33,7 +33,6 @@ Why these choices:
 
 from __future__ import annotations
 
-import ast
 import enum
 import importlib.util
 import json
@@ -67,6 +66,7 @@ from kafka_conformance.selftest.equivalent import (
     KnownGap,
     Outside,
 )
+from kafka_conformance.selftest.mutation_skips import Span, not_run_reason, scope_at, scopes, skip_not_run
 
 __all__ = [
     "MUTATED",
@@ -103,7 +103,7 @@ class Outcome(enum.Enum):
     NOT_RUN = "not run"
     """Equivalent by construction, so never judged: marked skipped in Cosmic Ray's session before
     the run (a filter, Cosmic Ray's documented way to leave mutants out).  Two kinds
-    (:data:`NOT_RUN_REASONS`): a change inside a type annotation, and ``is`` swapped with ``==``
+    (:data:`~.mutation_skips.NOT_RUN_REASONS`): a change inside a type annotation, and ``is`` swapped with ``==``
     (or ``is not`` with ``!=``) where one side is an enum member or None."""
 
 
@@ -317,7 +317,7 @@ def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("m
         if on_start is not None:
             on_start(f"mutating {', '.join(modules)}; judging under {len(chosen)} profiles in {', '.join(modes)}")
         _cosmic_ray("init", str(config), "session.sqlite", cwd=folder)
-        _skip_not_run(folder / "session.sqlite", folder, outside)
+        skip_not_run(folder / "session.sqlite", folder, outside)
         _cosmic_ray("exec", str(config), "session.sqlite", cwd=folder)
         dumped = _cosmic_ray("dump", "session.sqlite", cwd=folder).stdout
         results = _results(dumped, src)
@@ -326,117 +326,9 @@ def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("m
                        time.monotonic() - started)
 
 
-NOT_RUN_REASONS = {
-    "annotation": "inside a type annotation: every mutated module postpones annotations "
-                  "(from __future__ import annotations), so none is ever evaluated",
-    "identity": "`is` and `==` (`is not` and `!=`) swapped where one side is a member of an enum without an "
-                "__eq__ of its own, or None: for those, equality is identity",
-    "outside": "in code a served implementation never runs (conformance/selftest/equivalent.py, OUTSIDE_PROTOCOL)",
-}
-_SWAPS = ("_Is_Eq", "_Eq_Is", "_IsNot_NotEq", "_NotEq_IsNot")
-
-Span = tuple[tuple[int, int], tuple[int, int]]
-
-
-def _identity_spans(path: Path, module: str) -> list[Span]:
-    """Single comparisons with an enum member or None on one side, where ``is`` means ``==``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    loaded = importlib.import_module(module)
-
-    def plain_member(node: ast.expr) -> bool:
-        if isinstance(node, ast.Constant) and node.value is None:
-            return True
-        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
-            return False
-        cls = getattr(loaded, node.value.id, None)
-        return (isinstance(cls, enum.EnumMeta) and cls.__eq__ is object.__eq__
-                and isinstance(getattr(cls, node.attr, None), cls))
-
-    return [((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0))
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Compare) and len(n.ops) == 1 and (plain_member(n.left) or plain_member(n.comparators[0]))]
-
-
-def _scopes(path: Path) -> list[tuple[str, Span]]:
-    """Every function and class of a module with its qualified name and its span."""
-    found: list[tuple[str, Span]] = []
-
-    def walk(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = prefix + child.name
-                first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
-                found.append((name, ((first, 0), (child.end_lineno or child.lineno, child.end_col_offset or 0))))
-                walk(child, name + ".")
-
-    walk(ast.parse(path.read_text(encoding="utf-8")), "")
-    return found
-
-
-def _outside(file: str, scopes: list[tuple[str, Span]], start: tuple[int, int], end: tuple[int, int],
-             outside: Sequence[Outside]) -> Outside | None:
-    for entry in outside:
-        if entry.file != file:
-            continue
-        if entry.scope == "*" or any(name == entry.scope and a <= start and end <= b for name, (a, b) in scopes):
-            return entry
-    return None
-
-
-def _annotation_spans(path: Path) -> list[Span]:
-    """Where a module's annotations are, when it postpones them; none when it does not."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and
-                    any(a.name == "annotations" for a in n.names) for n in tree.body)
-    if not postponed:
-        return []
-    found: list[ast.expr] = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            a = node.args
-            found += [x.annotation for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg)
-                      if x is not None and x.annotation is not None]
-            found += [node.returns] if node.returns is not None else []
-        elif isinstance(node, ast.AnnAssign):
-            found.append(node.annotation)
-    return [((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0)) for n in found]
-
-
-def _skip_not_run(session: Path, folder: Path, outside: Sequence[Outside]) -> None:
-    """Cosmic Ray's filter step: mark the mutants of :data:`NOT_RUN_REASONS` as skipped, saying which."""
-    from cosmic_ray.work_db import use_db
-    from cosmic_ray.work_item import WorkerOutcome, WorkResult
-
-    annotations: dict[Path, list[Span]] = {}
-    identities: dict[Path, list[Span]] = {}
-    scopes: dict[Path, list[tuple[str, Span]]] = {}
-    with use_db(str(session)) as db:
-        for item in db.work_items:
-            (mutation,) = item.mutations
-            path = folder / mutation.module_path
-            file = Path(mutation.module_path).relative_to("src/kafka_conformance").as_posix()
-            start, end = tuple(mutation.start_pos), tuple(mutation.end_pos)
-            spans = annotations.setdefault(path, _annotation_spans(path))
-            why = "annotation" if any(a <= start and end <= b for a, b in spans) else ""
-            entry = None if why else _outside(file, scopes.setdefault(path, _scopes(path)), start, end, outside)
-            if entry is not None:
-                why = f"outside:{entry.scope}"
-            if not why and mutation.operator_name.endswith(_SWAPS):
-                module = ".".join(Path(mutation.module_path).with_suffix("").parts[1:])  # src/kafka_conformance/...
-                spans = identities.setdefault(path, _identity_spans(path, module))
-                why = "identity" if any(a <= start and end <= b for a, b in spans) else ""
-            if why:
-                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=why))
-
-
 def _after(diff: str, fallback: str) -> str:
     added = [d[1:].strip() for d in diff.splitlines() if d.startswith("+") and not d.startswith("+++")]
     return added[0] if added else fallback
-
-
-def _scope_at(scopes: list[tuple[str, Span]], number: int) -> str:
-    holding = [(name, span) for name, span in scopes if span[0][0] <= number <= span[1][0]]
-    return max(holding, key=lambda h: h[1][0])[0] if holding else ""
 
 
 def _results(dumped: str, src: Path) -> tuple[MutantResult, ...]:
@@ -455,7 +347,7 @@ def _results(dumped: str, src: Path) -> tuple[MutantResult, ...]:
         number = mutation["start_pos"][0]
         source_line = text[number - 1].strip()
         operator = mutation["operator_name"].removeprefix("core/")
-        scope = _scope_at(scopes_of.setdefault(file, _scopes(src / "kafka_conformance" / file)), number)
+        scope = scope_at(scopes_of.setdefault(file, scopes(src / "kafka_conformance" / file)), number)
         if result is None:
             raise RuntimeError(f"cosmic-ray left a mutant unjudged: {file}:{number} {operator}")
         output = (result.get("output") or "").strip()
@@ -468,13 +360,8 @@ def _results(dumped: str, src: Path) -> tuple[MutantResult, ...]:
                                 Outcome.NOT_RUN if skipped else Outcome.CAUGHT if caught else Outcome.SURVIVED,
                                 caught_by=output.splitlines()[-1] if caught and output else "",
                                 diff=result.get("diff") or "",
-                                reason=_not_run_reason(output) if skipped else ""))
+                                reason=not_run_reason(output) if skipped else ""))
     return tuple(out)
-
-
-def _not_run_reason(output: str) -> str:
-    kind, _, scope = output.partition(":")
-    return NOT_RUN_REASONS.get(kind, output) + (f" ({scope})" if scope else "")
 
 
 def match_reviewed(results: Sequence[MutantResult], equivalent: Sequence[Equivalent | KnownGap],
