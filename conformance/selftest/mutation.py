@@ -52,7 +52,7 @@ from hypothesis import settings as Settings
 from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.domain.strategies import MODES
-from kafka_conformance.authorizer.report import Status
+from kafka_conformance.authorizer.report import PropertyResult, Status
 from kafka_conformance.reference.acl.values import AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
@@ -255,13 +255,13 @@ def judge(source: Path, profiles: Sequence[Served], modes: Sequence[str]) -> str
     return ""
 
 
-def _what(result: object) -> str:
-    cx = getattr(result, "counterexample", None)
+def _what(result: PropertyResult) -> str:
+    cx = result.counterexample
     if cx is not None and cx.divergence is not None:
         return cx.divergence.anomaly
     if cx is not None and cx.adapter_error:
         return f"could not answer: {cx.adapter_error[:200]}"
-    return getattr(result, "reason", "") or "failed"
+    return result.reason or "failed"
 
 
 def _cosmic_ray(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
