@@ -42,7 +42,8 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None, target: str)
     if cx.divergence is not None:
         d = cx.divergence
         anomaly = CATALOGUE.get(d.anomaly)
-        lines.append(f"anomaly: {d.anomaly}" + (f" — {anomaly.summary} ({anomaly.reference})" if anomaly else ""))
+        lines.append(f"observed: {cx.signature}")
+        lines.append(f"likely: {d.anomaly}" + (f" — {anomaly.summary} ({anomaly.reference})" if anomaly else ""))
         if d.step:
             lines.append(f"when: {d.step}")
         lines.append(f"question: {d.question}")
@@ -132,6 +133,8 @@ def to_json(report: Report) -> dict[str, Any]:
         if r.counterexample is not None:
             cx = r.counterexample
             body["anomaly"] = cx.anomaly
+            body["signature"] = str(cx.signature)
+            body["signature_id"] = cx.signature.id
             body["scenario"] = scenario_to_json(cx.scenario)
             if cx.divergence is not None:
                 body["divergence"] = attrs.asdict(cx.divergence)

@@ -14,6 +14,7 @@ import attrs
 
 from kafka_conformance.agreement import Agreement
 from kafka_conformance.authorizer.cases import Scenario
+from kafka_conformance.authorizer.signature import Signature, adapter_error_signature, method_of, signature_of
 
 __all__ = [
     "Agreement",
@@ -74,9 +75,20 @@ class Counterexample:
 
     @builtins.property  # the field named `property` shadows the builtin in this class body
     def anomaly(self) -> str:
+        """The likely cause (:mod:`~kafka_conformance.authorizer.anomalies`): shown beside the
+        signature, never the finding's identity."""
         if self.divergence is not None:
             return self.divergence.anomaly
         return "adapter-error"
+
+    @builtins.property
+    def signature(self) -> Signature:
+        """The finding's identity: what was observed (:mod:`~kafka_conformance.authorizer.signature`)."""
+        d = self.divergence
+        if d is None:
+            return adapter_error_signature(self.property, self.adapter_error or "")
+        return signature_of(self.property, self.scenario, method_of(d.question), d.question, d.expected, d.actual,
+                            d.step)
 
 
 @attrs.frozen

@@ -1,8 +1,11 @@
 """Comparing a report with an earlier one: what a user's CI wants to know about a change.
 
 A divergence is the same when its column (suite, target and release), its row
-and its anomaly are; so a case that shrank differently is still the same
-divergence, and a new anomaly in the same cell is new.  Cells are compared by
+and what was observed are (its signature: the method, the answers and the case's shape
+in kinds, never its values nor the guessed cause); so the same bug met on another seed,
+or through a case that shrank to other values, is still the same divergence, and
+another observation in the same cell is new.  A report written before signatures
+existed is compared by anomaly.  Cells are compared by
 column and row: one that could not run before and ran now, or the reverse, is
 listed, since either changes what the report is evidence of.
 """
@@ -20,14 +23,15 @@ __all__ = ["Comparison", "Found", "compare"]
 
 @attrs.frozen(order=True)
 class Found:
-    """A place in the matrix: a column, a row, and (for a divergence) the anomaly."""
+    """A place in the matrix: a column, a row, and (for a divergence) what was observed."""
 
     column: str
     row: str
-    anomaly: str = ""
+    observed: str = ""
+    """The divergence's :attr:`~kafka_conformance.report.model.Divergence.identity`."""
 
     def describe(self) -> str:
-        return f"{self.column} / {self.row}" + (f": {self.anomaly}" if self.anomaly else "")
+        return f"{self.column} / {self.row}" + (f": {self.observed}" if self.observed else "")
 
 
 @attrs.frozen
@@ -61,7 +65,7 @@ class Comparison:
 
 
 def _divergences(report: Report) -> set[Found]:
-    return {Found(col.id, cell.row, d.anomaly) for col, cell in report.cells() for d in cell.divergences}
+    return {Found(col.id, cell.row, d.identity) for col, cell in report.cells() for d in cell.divergences}
 
 
 def _ran(report: Report) -> tuple[set[Found], set[Found]]:

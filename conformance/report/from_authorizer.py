@@ -69,6 +69,7 @@ def _cell(result: PropertyResult, target: str) -> Cell:
         replay=replay_command(result.saved_to, target),
         listing=format_kafka_acls_list(cx.scenario.bindings) if cx.scenario.bindings else "",
         releases=cx.agreement.describe() if cx.agreement is not None else "",
+        signature=str(cx.signature),
     )
     notes = (result.reason,) if result.reason else ()
     return Cell(result.name, CellStatus.DIVERGES, result.examples, divergences=(divergence,), notes=notes)

@@ -75,6 +75,17 @@ class Divergence:
     releases: str = ""
     """Which Kafka releases answer the case as the implementation did, and which as expected
     (an authorizer divergence); empty where the suite does not say."""
+    signature: str = ""
+    """What was observed, in words that do not depend on the case's values
+    (:mod:`~kafka_conformance.authorizer.signature`): the divergence's identity, which a
+    baseline compares.  ``anomaly`` is then the likely cause.  Empty where the suite's anomaly
+    names are themselves observations (the broker and producer suites), and in reports written
+    before signatures existed."""
+
+    @property
+    def identity(self) -> str:
+        """What a baseline compares: the signature, or the anomaly where there is none."""
+        return self.signature or self.anomaly
 
 
 @attrs.frozen

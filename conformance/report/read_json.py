@@ -76,6 +76,7 @@ def _divergence(obj: Any, where: str) -> Divergence:
         replay=_opt(obj, "replay", str, where, None),
         listing=_opt(obj, "listing", str, where, ""),
         releases=_opt(obj, "releases", str, where, ""),
+        signature=_opt(obj, "signature", str, where, ""),
     )
 
 

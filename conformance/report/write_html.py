@@ -143,7 +143,8 @@ def _finding(f: Finding, n: int) -> str:
     kind = " demonstration" if f.demonstration else ""
     where = ", ".join(f.rows)
     parts = [f'<article class="finding{kind}" id="finding-{n}">',
-             f"<h3>{n}. <code>{_e(d.anomaly)}</code> in <code>{_e(short(f.target))}</code> (Kafka {_e(f.release)})</h3>"]
+             f"<h3>{n}. {'likely ' if d.signature else ''}<code>{_e(d.anomaly)}</code> in <code>{_e(short(f.target))}</code>"
+             f" (Kafka {_e(f.release)})</h3>"]
     if f.demonstration:
         parts.append("<p><strong>A demonstration:</strong> a bug planted in a copy of the reference, to show what the kit "
                      "does when it finds one. It is not counted in the verdict or the exit code.</p>")
@@ -164,6 +165,8 @@ def _evidence(d: Divergence, *, triage: bool) -> str:
                      "(<code>kafka-conformance explain</code> reads this)</summary>"
                      f"<pre>{_e(d.listing)}</pre></details>")
     parts.append("<dl>")
+    if d.signature:
+        parts.append(f"<dt>observed (what a baseline compares)</dt><dd>{_e(d.signature)}</dd>")
     if triage:
         parts.append(f"<dt>expected (Kafka)</dt><dd>{_marked(d.expected, d.actual)}</dd>")
         parts.append(f"<dt>actual</dt><dd>{_marked(d.actual, d.expected)}</dd>")
@@ -215,7 +218,7 @@ def _cell(column: Column, cell: Cell | None, new: set[Found]) -> str:
     if cell is None:
         return '<td class="not-applicable">' + _status(CellStatus.NOT_APPLICABLE) + " <small>(no such row for this target)</small></td>"
     body = [_status(cell.status) + _cases(cell.cases)]
-    body += [_divergence(d, Found(column.id, cell.row, d.anomaly) in new) for d in cell.divergences]
+    body += [_divergence(d, Found(column.id, cell.row, d.identity) in new) for d in cell.divergences]
     extra = ([f"<p>{_e(cell.reason)}</p>"] if cell.reason else []) + [f"<p><small>note: {_e(n)}</small></p>" for n in cell.notes]
     if extra:
         label = "why" if cell.reason else "notes"

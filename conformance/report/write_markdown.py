@@ -82,12 +82,14 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
         for n, f in enumerate(findings[:MAX_FINDINGS], 1):
             d = f.divergence
             demo = " (a demonstration: a planted bug, not counted)" if f.demonstration else ""
-            out.append(f"{n}. **{_md(d.anomaly)}** in {_code(short(f.target))}{demo}, shown by {_md(', '.join(f.rows))}: "
+            out.append(f"{n}. {'likely ' if d.signature else ''}**{_md(d.anomaly)}** in {_code(short(f.target))}{demo}, shown by {_md(', '.join(f.rows))}: "
                        f"expected {_md(d.expected)}, got {_md(d.actual)}")
             case = list(d.case[:MAX_CASE_LINES]) + ([f"... {len(d.case) - MAX_CASE_LINES} more lines"]
                                                      if len(d.case) > MAX_CASE_LINES else [])
             if case:
                 out += ["", "   ```", *(f"   {line[:160]}" for line in case), "   ```"]
+            if d.signature:
+                out.append(f"   observed: {_md(d.signature)}")
             if d.releases:
                 out.append(f"   {_md(d.releases)}")
             if d.replay:

@@ -39,8 +39,10 @@ def to_text(report: Report, comparison: Comparison | None = None) -> str:
         for n, f in enumerate(found[:MAX_LISTED], 1):
             d = f.divergence
             demo = " [a demonstration: a planted bug, not counted]" if f.demonstration else ""
-            out.append(f"  {n}. {d.anomaly} in {f.suite}:{short(f.target)} (Kafka {f.release}), shown by "
+            out.append(f"  {n}. {'likely ' if d.signature else ''}{d.anomaly} in {f.suite}:{short(f.target)} (Kafka {f.release}), shown by "
                        f"{', '.join(f.rows)}: expected {d.expected}, got {d.actual}{demo}")
+            if d.signature:
+                out.append(f"      observed: {d.signature}")
             if d.releases:
                 out.append(f"      {d.releases}")
             if d.replay:

@@ -52,7 +52,7 @@ TestBroken = authorizer_tests("python:broken:factory")
     )
     result = tester.runpytest_subprocess("-q", "-k", "test_authorize")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*anomaly: *", "*replay: kafka-conformance replay *"])
+    result.stdout.fnmatch_lines(["*observed: *", "*likely: *", "*replay: kafka-conformance replay *"])
 
 
 def test_target_from_option_and_header(tester: pytest.Pytester) -> None:

@@ -76,7 +76,8 @@ def test_divergence_exits_1_saves_replayable_case(tmp_path: Path) -> None:
     # names the same one, from the catalogue.
     report = json.loads((tmp_path / "r.json").read_text())
     anomaly = report["results"][0]["anomaly"]
-    assert anomaly in CATALOGUE and f"anomaly: {anomaly}" in done.stdout, done.stdout
+    assert anomaly in CATALOGUE and f"likely: {anomaly}" in done.stdout, done.stdout
+    assert f"observed: {report['results'][0]['signature']}" in done.stdout  # the identity, beside the guess
     failure = ET.parse(tmp_path / "j.xml").getroot().find("testcase/failure")
     assert failure is not None and failure.get("type") == anomaly
     saved = tmp_path / report["results"][0]["saved_to"]

@@ -293,7 +293,9 @@ def test_markdown_summary_lists_each_finding_with_its_case_and_replay_command(re
     found = report.findings()
     assert found and len(found) < sum(len(cell.divergences) for _, cell in report.cells())  # grouped
     for n, f in enumerate(found[:5], 1):
-        assert f"{n}. **{f.divergence.anomaly}** in <code>" in md and f"shown by {', '.join(f.rows)}" in md
+        likely = "likely " if f.divergence.signature else ""
+        assert f"{n}. {likely}**{f.divergence.anomaly}** in <code>" in md and f"shown by {', '.join(f.rows)}" in md
+        assert not f.divergence.signature or f"observed: {f.divergence.signature}" in md.replace("\\", "")
         assert f.divergence.case[0] in md
     assert str(folder) not in md and "not applicable" not in md and len(md.encode()) < 4096
 
@@ -344,7 +346,7 @@ def test_baseline_finds_new_and_fixed_divergences_and_cells_that_could_not_run(r
     mutant = next(c for c in report.columns() if c.target == _mutant(MUTANTS[0]))
     diverging = next(c for c in mutant.cells if c.status is CellStatus.DIVERGES)
     holding = next(c for c in mutant.cells if c.status is CellStatus.HOLDS)
-    invented = attrs.evolve(diverging.divergences[0], anomaly="order-dependent")
+    invented = attrs.evolve(diverging.divergences[0], anomaly="order-dependent", signature="an invented observation")
 
     def older(cell: Cell) -> Cell:
         if cell.row == diverging.row:  # the baseline did not have this divergence
@@ -358,15 +360,31 @@ def test_baseline_finds_new_and_fixed_divergences_and_cells_that_could_not_run(r
     old = _with_cells(_with_cells(report, mutant.id, older), ref.id,
                       lambda cell: Cell(cell.row, CellStatus.COULD_NOT_RUN, reason="x") if cell.row == ran.row else cell)
     diff = compare(old, report, baseline="old/report.json")
-    assert diff.new == (Found(mutant.id, diverging.row, diverging.divergences[0].anomaly),)
-    assert diff.fixed == (Found(mutant.id, holding.row, "order-dependent"),)
+    assert diff.new == (Found(mutant.id, diverging.row, diverging.divergences[0].signature),)
+    assert diff.fixed == (Found(mutant.id, holding.row, "an invented observation"),)
     assert diff.now_run == (Found(ref.id, ran.row),)
     assert diff.exit_code == 1
     back = compare(report, old)
     assert back.no_longer_run == (Found(ref.id, ran.row),) and back.fixed == diff.new and back.new == diff.fixed
     html = to_html(report, diff)
-    assert 'class="badge">new<' in html and "order-dependent" in html
+    assert 'class="badge">new<' in html and "an invented observation" in html
     assert "New divergences:" in to_markdown(report, diff)
+
+
+def test_a_baseline_compares_what_was_observed_not_the_guessed_cause(real: tuple[Report, Path]) -> None:
+    """The same observation under another likely cause is the same divergence; another
+    observation under the same likely cause is new."""
+    report, _ = real
+    mutant = next(c for c in report.columns() if c.target == _mutant(MUTANTS[0]))
+    diverging = next(c for c in mutant.cells if c.status is CellStatus.DIVERGES)
+
+    def renamed(**change: str) -> Report:
+        return _with_cells(report, mutant.id, lambda cell: attrs.evolve(
+            cell, divergences=(attrs.evolve(cell.divergences[0], **change),)) if cell.row == diverging.row else cell)
+
+    assert not compare(renamed(anomaly="order-dependent"), report).new
+    other = compare(renamed(signature="another observation"), report)
+    assert other.new == (Found(mutant.id, diverging.row, diverging.divergences[0].signature),)
 
 
 def test_verdicts_and_exit_codes_without_a_baseline() -> None:
