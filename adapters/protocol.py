@@ -35,7 +35,7 @@ from kafka_conformance.reference.acl.filters import AclBindingFilter
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
-from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
+from kafka_conformance.reference.authorizer.profiles import Flavour, KafkaBugs, Profile, profile_for
 from kafka_conformance.reference.authorizer.records import AclRecord
 from kafka_conformance.reference.releases import KafkaVersion
 
@@ -73,6 +73,10 @@ class ErrorComparison(str, enum.Enum):
         return format(self.value, spec)
 
 
+def _kafka_bugs(value: str | KafkaBugs) -> KafkaBugs:
+    return KafkaBugs.parse(value)
+
+
 @attrs.frozen
 class Capabilities:
     """What an implementation claims; every check is gated on it."""
@@ -93,9 +97,13 @@ class Capabilities:
     """Has KIP-801's not-ready state before ``complete_initial_load``."""
     error_comparison: ErrorComparison = attrs.field(default=ErrorComparison.KIND, converter=ErrorComparison)
     """How errors are compared (a name is accepted too: ``"kind"``, ``"any"``, ``"ignore"``)."""
+    kafka_bugs: KafkaBugs = attrs.field(default=KafkaBugs.AS_RELEASED, converter=_kafka_bugs)
+    """Whether the release's own bugs set the expected answer (:data:`~kafka_conformance.reference.
+    authorizer.profiles.KAFKA_BUGS`): the user's choice (``--kafka-bugs``), never declared over the
+    wire, so it is not part of ``hello``."""
 
     def profile(self) -> Profile:
-        return profile_for(self.version, self.flavour)
+        return profile_for(self.version, self.flavour, kafka_bugs=self.kafka_bugs)
 
     def out_of_scope(self) -> list[str]:
         """Human-readable list of what the kit will not check for this target."""

@@ -76,6 +76,8 @@ _OPTIONS = (
     ("kafka-version", "Kafka release whose semantics to check against", None),
     ("flavour", "standard (KRaft StandardAuthorizer) or acl (ZooKeeper AclAuthorizer)", None),
     ("mode", "generation mode: mixed (default), well-formed or hostile", "mixed"),
+    ("kafka-bugs", "where the release has a known bug of its own, expect its answer (as-released, the default) "
+                   "or the documented one (documented)", None),
     ("properties", "comma-separated properties to run (default: all)", None),
     ("timeout", "seconds one call into the target may take before the run ends with an adapter error (default: 10)", None),
     ("failures-dir", "where minimal failing cases are saved and asked again first (default: pytest's cache directory)", None),
@@ -270,6 +272,7 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
             seed=int(seed) if seed is not None else None,
             failures_dir=failures_folder(config, options.get("failures_dir")),
             timeout=options.get("timeout") or _option(config, "timeout"),
+            kafka_bugs=options.get("kafka_bugs") or _option(config, "kafka-bugs"),
         )
     except TargetError as exc:
         raise pytest.UsageError(str(exc)) from exc

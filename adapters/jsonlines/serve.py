@@ -19,6 +19,7 @@ traceback on stderr, which the kit quotes.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import sys
@@ -31,8 +32,8 @@ from kafka_conformance.adapters.protocol import AuthorizerUnderTest
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.adapters.targets import Role, TargetError, parse_target
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
-from kafka_conformance.reference.authorizer.profiles import profile_for
-from kafka_conformance.reference.errors import AclValueError, KafkaException
+from kafka_conformance.reference.authorizer.profiles import KafkaBugs, profile_for
+from kafka_conformance.reference.errors import KafkaException
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
 __all__ = ["SERVABLE", "Server", "factory_for", "main", "serve"]
@@ -178,27 +179,30 @@ def serve(server: Server, instream: IO[str], outstream: IO[str]) -> int:
     return 0
 
 
-def factory_for(spec: str, by_type: ByTypeVariant | None = None) -> tuple[Callable[[], AuthorizerUnderTest], str]:
+def factory_for(spec: str, by_type: ByTypeVariant | None = None,
+                kafka_bugs: KafkaBugs = KafkaBugs.AS_RELEASED) -> tuple[Callable[[], AuthorizerUnderTest], str]:
     """The implementation a spec names, made fresh per case, and its name for ``hello``.
 
     ``reference[:VERSION[:FLAVOUR]]`` and ``reference-indexed[...]`` are the kit's own;
     ``python:MODULE:FACTORY`` imports ``MODULE`` (from the working directory too) and calls
     ``FACTORY()`` per case.  ``by_type`` makes the reference answer ``authorizeByResourceType``
     with another variant than its release's own (``truth``: the KIP-679 contract itself), and
-    declare it.  Raises :class:`TargetError` for anything else."""
+    declare it; ``kafka_bugs`` DOCUMENTED makes it answer as Kafka documents where the release
+    has a bug of its own.  Raises :class:`TargetError` for anything else."""
     parsed = parse_target(spec, Role.AUTHORIZER)
     if parsed.kind not in SERVABLE:
         raise TargetError(f"target {spec!r}: serve hosts only {', '.join(SERVABLE)} targets (a Python implementation)",
                           role=Role.AUTHORIZER)
     if parsed.kind == "python":
-        if by_type is not None:
-            raise TargetError(f"target {spec!r}: --by-type chooses the reference's variant; a Python target "
-                              "declares its own", role=Role.AUTHORIZER)
+        if by_type is not None or kafka_bugs is not KafkaBugs.AS_RELEASED:
+            raise TargetError(f"target {spec!r}: --by-type and --kafka-bugs choose how the reference answers; a "
+                              "Python target answers as it does", role=Role.AUTHORIZER)
         module_name, _, attr = (parsed.argument or "").partition(":")
         factory = getattr(importlib.import_module(module_name), attr)
         return factory, f"{parsed.argument} (Python, served)"
     parts = [p for p in (parsed.argument or "").split(":") if p]
-    profile = profile_for(parts[0] if parts else DEFAULT_RELEASE, parts[1] if len(parts) > 1 else "standard")
+    profile = profile_for(parts[0] if parts else DEFAULT_RELEASE, parts[1] if len(parts) > 1 else "standard",
+                          kafka_bugs=kafka_bugs)
     indexed = parsed.kind == "reference-indexed"
     variant = "" if by_type is None else f", by-type {by_type.value}"
     return (lambda: ReferenceTarget(profile, indexed=indexed, by_type_variant=by_type)), \
@@ -206,23 +210,23 @@ def factory_for(spec: str, by_type: ByTypeVariant | None = None) -> tuple[Callab
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    by_type = None
-    if len(args) == 3 and args[0] == "--by-type":
-        try:
-            by_type = ByTypeVariant.parse(args[1])
-        except AclValueError as exc:
-            print(f"serve: --by-type: {exc}", file=sys.stderr)
-            return 2
-        args = args[2:]
-    if len(args) != 1:
-        print("usage: python -m kafka_conformance.adapters.jsonlines.serve [--by-type default|acl|truth] TARGET\n"
-              "  TARGET: reference[:VERSION[:FLAVOUR]], reference-indexed[...] or python:MODULE:FACTORY",
-              file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog="python -m kafka_conformance.adapters.jsonlines.serve",
+        description="serve an authorizer over the JSON-lines protocol on stdin and stdout")
+    parser.add_argument("--by-type", choices=[v.value for v in ByTypeVariant],
+                        help="the reference's authorizeByResourceType variant (default: its release's own)")
+    parser.add_argument("--kafka-bugs", choices=[b.value for b in KafkaBugs], default=KafkaBugs.AS_RELEASED.value,
+                        help="the reference answers as its release does (as-released) or as Kafka documents")
+    parser.add_argument("target", metavar="TARGET",
+                        help="reference[:VERSION[:FLAVOUR]], reference-indexed[...] or python:MODULE:FACTORY")
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:  # argparse has printed the usage and the problem on stderr
+        return int(exc.code or 0)
+    by_type = ByTypeVariant.parse(args.by_type) if args.by_type else None
     sys.path.insert(0, "")  # python:MODULE resolves from the working directory, as the kit's own targets do
     try:
-        make, name = factory_for(args[0], by_type)
+        make, name = factory_for(args.target, by_type, KafkaBugs.parse(args.kafka_bugs))
     except (TargetError, ImportError, AttributeError) as exc:
         print(f"serve: {exc}", file=sys.stderr)
         return 2

@@ -310,11 +310,12 @@ def decode_capabilities(value: object, path: str = "result.capabilities") -> Cap
         by_type = None if variant is None else ByTypeVariant.parse(_str(variant, f"{path}.by_type_variant"))
     except AclValueError as exc:
         raise WireError(path, str(exc)) from None
-    flags = {
-        name: _bool(_field(obj, name, path), f"{path}.{name}")
-        for name in ("prefixed", "listing", "acl_count", "incremental", "not_ready_state")
-    }
-    return Capabilities(flavour=flavour, version=version, by_type_variant=by_type, error_comparison=comparison, **flags)
+    def flag(name: str) -> bool:
+        return _bool(_field(obj, name, path), f"{path}.{name}")
+
+    return Capabilities(flavour=flavour, version=version, by_type_variant=by_type, error_comparison=comparison,
+                        prefixed=flag("prefixed"), listing=flag("listing"), acl_count=flag("acl_count"),
+                        incremental=flag("incremental"), not_ready_state=flag("not_ready_state"))
 
 
 # -- the server's side (implementation <- kit), for ``serve.py`` -------------------------------

@@ -31,10 +31,11 @@ from kafka_conformance.authorizer.domain.strategies import DEFAULT_MODE, MODES, 
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.minimize import one_minimal, simplify
 from kafka_conformance.authorizer.properties import PROPERTIES, CheckContext, Property
-from kafka_conformance.authorizer.releases.agreement import agreement_of
+from kafka_conformance.authorizer.releases.agreement import agreement_of, kafka_bug_of
 from kafka_conformance.authorizer.report import Counterexample, Divergence, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample, still_failing
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
+from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 from kafka_conformance.terminal.verdict import run_seed
 
@@ -68,6 +69,7 @@ def check_authorizer(
     stop_at_first_failure: bool = False,
     timeout: float | str | None = None,
     progress: ProgressSink | None = None,
+    kafka_bugs: str | None = None,
 ) -> Report:
     """Run the authorizer suite against ``target`` and return a :class:`Report`.
 
@@ -82,7 +84,10 @@ def check_authorizer(
     starts, after each example and as it ends.  ``stop_at_first_failure`` skips the properties
     after the first that fails (the selftest's time-to-catch).  ``timeout`` bounds
     every call into the target, in seconds (default 10); a target that does not
-    answer in time ends the run with an adapter error.  Raises TargetError for an
+    answer in time ends the run with an adapter error.  ``kafka_bugs`` is ``as-released``
+    (the default: the release's answers, its own bugs included) or ``documented`` (Kafka's
+    documented answer where the release has a known bug); either way a divergence that one
+    of Kafka's bugs alone explains says so.  Raises TargetError for an
     unusable target or setting (the CLI's exit code 2).
     """
     if mode not in MODES:
@@ -92,8 +97,13 @@ def check_authorizer(
         raise TargetError(f"max_examples must be 1 to {MAX_EXAMPLES} per property, got {max_examples}; "
                           "for larger campaigns use 'kafka-conformance fuzz --cases N'", Problem.MALFORMED, Role.AUTHORIZER)
     resolved = target if isinstance(target, Target) else resolve_target(
-        target, kafka_version=kafka_version, flavour=flavour, timeout=timeout
+        target, kafka_version=kafka_version, flavour=flavour, timeout=timeout, kafka_bugs=kafka_bugs
     )
+    if isinstance(target, Target) and kafka_bugs is not None:
+        try:
+            resolved = attrs.evolve(resolved, capabilities=attrs.evolve(resolved.capabilities, kafka_bugs=kafka_bugs))
+        except AclValueError as exc:
+            raise TargetError(str(exc), Problem.MALFORMED, Role.AUTHORIZER) from None
     selected = _select(properties)
     caps = resolved.capabilities
     ctx = CheckContext(resolved.make, caps)
@@ -351,7 +361,8 @@ def _counterexample(prop: Property, caps: Capabilities, scenario: Scenario, exc:
     d = exc.divergence
     if not isinstance(d, Divergence):
         raise TypeError(f"a failed case carries a Divergence, not {type(d).__name__}")
-    return Counterexample(prop.name, scenario, divergence=d, agreement=agreement_of(prop, scenario, caps, d.anomaly, d.actual))
+    return Counterexample(prop.name, scenario, divergence=d, agreement=agreement_of(prop, scenario, caps, d.anomaly, d.actual),
+                          kafka_bug=kafka_bug_of(prop, scenario, caps, d.anomaly, d.actual))
 
 
 def run_property_once(prop_name: str, target: Target, scenario: Scenario) -> PropertyResult:

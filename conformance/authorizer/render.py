@@ -52,6 +52,8 @@ def _counterexample_lines(cx: Counterexample, saved_to: str | None, target: str)
         lines.append(f"why: {d.explanation}")
         if cx.agreement is not None:
             lines.append(cx.agreement.describe())
+        if cx.kafka_bug is not None:
+            lines.append(cx.kafka_bug.describe())
     if cx.adapter_error is not None:
         lines.append(f"the target could not answer: {cx.adapter_error}")
     if saved_to:
@@ -140,6 +142,10 @@ def to_json(report: Report) -> dict[str, Any]:
                 body["divergence"] = attrs.asdict(cx.divergence)
             if cx.agreement is not None:
                 body["agreement"] = {"alike": list(cx.agreement.alike), "expected": list(cx.agreement.expected)}
+            if cx.kafka_bug is not None:
+                body["kafka_bug"] = {"release": cx.kafka_bug.release, "bug": cx.kafka_bug.bug, "what": cx.kafka_bug.what,
+                                     "implementation_follows": cx.kafka_bug.follows.value,
+                                     "explanation": cx.kafka_bug.describe()}
             if cx.adapter_error is not None:
                 body["adapter_error"] = cx.adapter_error
         return body

@@ -15,11 +15,13 @@ import attrs
 from kafka_conformance.agreement import Agreement
 from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.authorizer.signature import Signature, adapter_error_signature, method_of, signature_of
+from kafka_conformance.reference.authorizer.profiles import KafkaBugs
 
 __all__ = [
     "Agreement",
     "Counterexample",
     "Divergence",
+    "KafkaOwnBug",
     "PropertyResult",
     "Report",
     "Status",
@@ -62,6 +64,30 @@ class Divergence:
 
 
 @attrs.frozen
+class KafkaOwnBug:
+    """A divergence that is one of Kafka's own bugs (:data:`~kafka_conformance.reference.authorizer.
+    profiles.KAFKA_BUGS`): the implementation answers as the claimed release would with that bug
+    toggled, that is as Kafka documents (``follows`` DOCUMENTED, the run holding it to the release as
+    shipped) or as the release does (``follows`` AS_RELEASED, the run holding it to the documentation)."""
+
+    release: str
+    """``3.2.3 (standard)``."""
+    bug: str
+    """The bug's id: its ticket (``KAFKA-14265``), or a name where there is none."""
+    what: str
+    follows: KafkaBugs
+
+    def describe(self) -> str:
+        if self.follows is KafkaBugs.DOCUMENTED:
+            return (f"Kafka's own bug: Kafka {self.release} itself answers otherwise because of {self.bug} ({self.what}); "
+                    "this implementation's answer is the documented one. To hold it to the documentation "
+                    "instead of the release as shipped, run with --kafka-bugs documented")
+        return (f"Kafka's own bug: this implementation answers as Kafka {self.release} does because of {self.bug} "
+                f"({self.what}); the documentation says otherwise, and this run holds it to the documentation "
+                "(--kafka-bugs documented). To hold it to the release as shipped, run with --kafka-bugs as-released")
+
+
+@attrs.frozen
 class Counterexample:
     """A minimal (shrunk) case that shows a divergence or an adapter error, replayable."""
 
@@ -72,6 +98,8 @@ class Counterexample:
     """For Status.ERROR: what went wrong talking to the target."""
     agreement: Agreement | None = None
     """For a divergence: which Kafka releases answer the case as the target did."""
+    kafka_bug: KafkaOwnBug | None = None
+    """For a divergence: the bug of Kafka's, if any, that alone separates the two answers."""
 
     @builtins.property  # the field named `property` shadows the builtin in this class body
     def anomaly(self) -> str:

@@ -41,6 +41,7 @@ from kafka_conformance.authorizer.report import Counterexample
 from kafka_conformance.authorizer.support import CheckContext
 from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.outputs import write_output
+from kafka_conformance.reference.authorizer.profiles import KafkaBugs
 
 if TYPE_CHECKING:
     from kafka_conformance.authorizer.properties import Property
@@ -60,6 +61,9 @@ class SavedCase:
     anomaly: str
     mode: str = "mixed"
     """The generation mode of the run that found it (older files: ``mixed``)."""
+    kafka_bugs: str = "as-released"
+    """Whether the run held the target to the release's own bugs or to the documentation (older
+    files: ``as-released``)."""
 
 
 def save_counterexample(cx: Counterexample, directory: Path, target: Target, seed: int | None,
@@ -71,6 +75,7 @@ def save_counterexample(cx: Counterexample, directory: Path, target: Target, see
         "target": target.spec,
         "kafka_version": str(caps.version),
         "flavour": caps.flavour.value,
+        "kafka_bugs": caps.kafka_bugs.value,
         "property": cx.property,
         "anomaly": cx.anomaly,
         "seed": seed,
@@ -90,11 +95,13 @@ def save_counterexample(cx: Counterexample, directory: Path, target: Target, see
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{cx.property}-{cx.anomaly}-{digest}.json"
     write_output(path, text + "\n")
-    write_output(path.with_suffix(".py"), pytest_snippet(cx, target.spec, str(caps.version), caps.flavour.value))
+    write_output(path.with_suffix(".py"), pytest_snippet(cx, target.spec, str(caps.version), caps.flavour.value,
+                                                         caps.kafka_bugs.value))
     return path
 
 
-def pytest_snippet(cx: Counterexample, target: str, kafka_version: str, flavour: str) -> str:
+def pytest_snippet(cx: Counterexample, target: str, kafka_version: str, flavour: str,
+                   kafka_bugs: str = "as-released") -> str:
     """A self-contained pytest test that fails until the divergence is fixed.
 
     The scenario is written as Python literals (every value's repr is valid
@@ -118,13 +125,13 @@ SCENARIO = {cx.scenario!r}
 
 
 def test_{cx.property.replace("-", "_")}_{cx.anomaly.replace("-", "_")}():
-    target = resolve_target({target!r}, kafka_version={kafka_version!r}, flavour={flavour!r})
+    target = resolve_target({target!r}, kafka_version={kafka_version!r}, flavour={flavour!r}, kafka_bugs={kafka_bugs!r})
     result = run_property_once({cx.property!r}, target, SCENARIO)
     assert result.status.value == "passed", result.counterexample
 '''
 
 
-_CASE_FIELDS = frozenset({"format", "version", "target", "kafka_version", "flavour", "property", "anomaly", "seed",
+_CASE_FIELDS = frozenset({"format", "version", "target", "kafka_version", "flavour", "kafka_bugs", "property", "anomaly", "seed",
                           "mode", "scenario", "divergence", "adapter_error",
                           "found"})  # a person's note on where the case came from (corpora/regressions)
 
@@ -141,6 +148,7 @@ def load_case(path: str | Path) -> SavedCase:
         case = SavedCase(
             str(p), body["target"], body["kafka_version"], body["flavour"], body["property"],
             scenario_from_json(body["scenario"]), body.get("anomaly", ""), str(body.get("mode", "mixed")),
+            KafkaBugs.parse(body.get("kafka_bugs", "as-released")).value,
         )
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
         raise ValueError(f"{p}: malformed case: {type(exc).__name__}: {exc}") from exc
@@ -169,8 +177,8 @@ def still_failing(prop: Property, ctx: CheckContext, target: Target, failures_di
             case = load_case(path)
         except (OSError, ValueError):
             continue
-        if (case.property, case.target, case.kafka_version, case.flavour, case.mode) != (
-                prop.name, target.spec, str(caps.version), caps.flavour.value, mode):
+        if (case.property, case.target, case.kafka_version, case.flavour, case.mode, case.kafka_bugs) != (
+                prop.name, target.spec, str(caps.version), caps.flavour.value, mode, caps.kafka_bugs.value):
             continue
         asked += 1
         quiet = CheckContext(ctx.make_target, ctx.caps)

@@ -17,6 +17,7 @@ is shown, and a report read back from JSON carries the text that was computed th
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 from collections.abc import Iterable
 
@@ -60,7 +61,7 @@ class Signature:
             seen += f" ({self.moment})"
         return seen + "".join(f"; {part}" for part in self.shape)
 
-    @property
+    @builtins.property  # the field named `property` shadows the builtin in this class body
     def id(self) -> str:
         """Ten hex digits of the text's SHA-256: short enough to grep for, and the same on every run."""
         return hashlib.sha256(str(self).encode()).hexdigest()[:10]
@@ -162,7 +163,9 @@ def _pattern(pattern_type: PatternType) -> str:
 
 
 def _name_kind(name: str) -> str:
-    return " named ''" if name == "" else " named '*'" if name == "*" else ""
+    if name in ("", "*"):
+        return f" named {name!r}"
+    return " whose name begins with '*'" if name.startswith("*") else ""
 
 
 def _caller(context: RequestContext, supers: set[str]) -> str:

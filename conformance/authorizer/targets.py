@@ -31,7 +31,7 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.adapters.sandbox import sandboxed
 from kafka_conformance.adapters.targets import ENTRY_POINT_GROUP, KINDS, Problem, Role, TargetError, parse_target
 from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, TimedAdapter, call_within, check_timeout
-from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
+from kafka_conformance.reference.authorizer.profiles import Flavour, KafkaBugs, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import DEFAULT_VERSION, known_release
 
@@ -121,7 +121,7 @@ def replay_command(saved_to: str | None, target: str | None = None) -> str | Non
 
 def resolve_target(
     spec: str, *, kafka_version: str | None = None, flavour: str | None = None,
-    timeout: float | str | None = None,
+    timeout: float | str | None = None, kafka_bugs: str | None = None,
 ) -> Target:
     """Turn a spec string into a :class:`Target`, or raise TargetError naming the problem.
 
@@ -129,7 +129,9 @@ def resolve_target(
     chooses which Kafka semantics to hold it to.  A spec that names a release or a
     flavour itself (``reference:3.9.0:acl``, ``kafka:3.6.2``) must not be contradicted
     by them.  ``timeout`` bounds every call into the target, in seconds (default
-    :data:`~kafka_conformance.adapters.timed.DEFAULT_TIMEOUT_S`).
+    :data:`~kafka_conformance.adapters.timed.DEFAULT_TIMEOUT_S`).  ``kafka_bugs``
+    (``as-released``, the default, or ``documented``) says whether the release's own bugs set
+    the expected answer (:data:`~kafka_conformance.reference.authorizer.profiles.KAFKA_BUGS`).
     """
     spec = parse_target(spec, Role.AUTHORIZER).text
     try:
@@ -156,7 +158,7 @@ def resolve_target(
             target = _kafka(spec, rest)
         else:  # parse_target let it through: a registered entry point
             target = _entry_point(spec, seconds)
-        return _override(target, kafka_version, flavour)
+        return _override(target, kafka_version, flavour, kafka_bugs)
     except AclValueError as exc:
         raise _refused(f"target {spec!r}: {exc}") from exc
 
@@ -177,8 +179,10 @@ def _no_contradiction(spec: str, kind: str, rest: str, kafka_version: str | None
                           "give the flavour once")
 
 
-def _override(target: Target, kafka_version: str | None, flavour: str | None) -> Target:
+def _override(target: Target, kafka_version: str | None, flavour: str | None, kafka_bugs: str | None = None) -> Target:
     caps = target.capabilities
+    if kafka_bugs is not None:
+        caps = attrs.evolve(caps, kafka_bugs=KafkaBugs.parse(kafka_bugs))
     if kafka_version is not None:
         caps = attrs.evolve(caps, version=known_release(kafka_version))
     if flavour is not None:

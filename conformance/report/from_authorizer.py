@@ -70,6 +70,7 @@ def _cell(result: PropertyResult, target: str) -> Cell:
         listing=format_kafka_acls_list(cx.scenario.bindings) if cx.scenario.bindings else "",
         releases=cx.agreement.describe() if cx.agreement is not None else "",
         signature=str(cx.signature),
+        kafka_bug=cx.kafka_bug.describe() if cx.kafka_bug is not None else "",
     )
     notes = (result.reason,) if result.reason else ()
     return Cell(result.name, CellStatus.DIVERGES, result.examples, divergences=(divergence,), notes=notes)

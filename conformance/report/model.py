@@ -82,6 +82,10 @@ class Divergence:
     names are themselves observations (the broker and producer suites), and in reports written
     before signatures existed."""
 
+    kafka_bug: str = ""
+    """Where the divergence is one of Kafka's own bugs: which, and which answer the implementation
+    gives (the documented one, or the release's); empty otherwise."""
+
     @property
     def identity(self) -> str:
         """What a baseline compares: the signature, or the anomaly where there is none."""

@@ -77,6 +77,7 @@ def _divergence(obj: Any, where: str) -> Divergence:
         listing=_opt(obj, "listing", str, where, ""),
         releases=_opt(obj, "releases", str, where, ""),
         signature=_opt(obj, "signature", str, where, ""),
+        kafka_bug=_opt(obj, "kafka_bug", str, where, ""),
     )
 
 

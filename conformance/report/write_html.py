@@ -177,6 +177,8 @@ def _evidence(d: Divergence, *, triage: bool) -> str:
         parts.append(f"<dt>why Kafka answers so</dt><dd>{_e(d.explanation)}</dd>")
     if d.releases:
         parts.append(f"<dt>which Kafka releases agree</dt><dd>{_e(d.releases)}</dd>")
+    if d.kafka_bug:
+        parts.append(f"<dt>Kafka's own bug</dt><dd>{_e(d.kafka_bug)}</dd>")
     if d.saved_to and not triage:
         parts.append(f"<dt>saved case</dt><dd><code>{_e(d.saved_to)}</code></dd>")
     if d.replay:

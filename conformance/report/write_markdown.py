@@ -82,7 +82,8 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
         for n, f in enumerate(findings[:MAX_FINDINGS], 1):
             d = f.divergence
             demo = " (a demonstration: a planted bug, not counted)" if f.demonstration else ""
-            out.append(f"{n}. {'likely ' if d.signature else ''}**{_md(d.anomaly)}** in {_code(short(f.target))}{demo}, shown by {_md(', '.join(f.rows))}: "
+            likely = "likely " if d.signature else ""
+            out.append(f"{n}. {likely}**{_md(d.anomaly)}** in {_code(short(f.target))}{demo}, shown by {_md(', '.join(f.rows))}: "
                        f"expected {_md(d.expected)}, got {_md(d.actual)}")
             case = list(d.case[:MAX_CASE_LINES]) + ([f"... {len(d.case) - MAX_CASE_LINES} more lines"]
                                                      if len(d.case) > MAX_CASE_LINES else [])
@@ -92,6 +93,8 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
                 out.append(f"   observed: {_md(d.signature)}")
             if d.releases:
                 out.append(f"   {_md(d.releases)}")
+            if d.kafka_bug:
+                out.append(f"   {_md(d.kafka_bug)}")
             if d.replay:
                 out.append(f"   reproduce: {_code(_relative(d.replay, folder))}")
             out.append("")

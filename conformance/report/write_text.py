@@ -45,6 +45,8 @@ def to_text(report: Report, comparison: Comparison | None = None) -> str:
                 out.append(f"      observed: {d.signature}")
             if d.releases:
                 out.append(f"      {d.releases}")
+            if d.kafka_bug:
+                out.append(f"      {d.kafka_bug}")
             if d.replay:
                 out.append(f"      {d.replay}")
         if len(found) > MAX_LISTED:

@@ -105,6 +105,10 @@ class ZooAuthorizer:
     def on_resource(self, asked_type: str, name: str) -> list[Rule]:
         return [r for r in self.rules.values() if self.covers(r[4], r[5], r[6], asked_type, name)]
 
+    def session_refused(self, caller: str) -> bool:
+        """Kafka 4.x matches Set.of(caller, User:*), which throws for the duplicate (KAFKA-17759)."""
+        return caller == "User:*"
+
     def when_none_applies(self, found: list[Rule]) -> bool:
         return self.allow_everyone if not found else False
 
@@ -116,6 +120,8 @@ class ZooAuthorizer:
             return True
         if not self.ready:
             raise NotReady("the initial ACL load has not completed")
+        if self.session_refused(caller):
+            raise BadRequest("the session principal is User:*")
         found = self.on_resource(asked_type, name)
         granted = False
         for permission, who, where, what, _, _, _ in found:

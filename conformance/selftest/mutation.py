@@ -55,7 +55,7 @@ from kafka_conformance.authorizer.domain.strategies import MODES
 from kafka_conformance.authorizer.report import PropertyResult, Status
 from kafka_conformance.reference.acl.values import AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
-from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
+from kafka_conformance.reference.authorizer.profiles import KAFKA_BUGS, Flavour, KafkaBugs, Profile, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
 from kafka_conformance.selftest.equivalent import (
@@ -159,29 +159,41 @@ class MutationRun:
 @attrs.frozen
 class Served:
     """The reference of one profile, as the mutated copy serves it: the release's own by-type
-    variant, or another one named."""
+    variant or another one named, answering as the release does or as Kafka documents
+    (``kafka_bugs``), and judged the same way."""
 
     profile: Profile
     by_type: ByTypeVariant | None = None
+    kafka_bugs: KafkaBugs = KafkaBugs.AS_RELEASED
 
     @classmethod
     def parse(cls, text: str) -> Served:
-        version, flavour, *variant = text.split(":")
-        return cls(profile_for(version, flavour), ByTypeVariant.parse(variant[0]) if variant else None)
+        version, flavour, *rest = text.split(":")
+        bugs = KafkaBugs.DOCUMENTED if rest and rest[-1] == KafkaBugs.DOCUMENTED.value else KafkaBugs.AS_RELEASED
+        variant = rest[:-1] if bugs is KafkaBugs.DOCUMENTED else rest
+        return cls(profile_for(version, flavour), ByTypeVariant.parse(variant[0]) if variant else None, bugs)
 
     @property
     def argument(self) -> str:
         p = self.profile
-        return f"{p.version}:{p.flavour.value}" + (f":{self.by_type.value}" if self.by_type else "")
+        return (f"{p.version}:{p.flavour.value}" + (f":{self.by_type.value}" if self.by_type else "")
+                + (f":{self.kafka_bugs.value}" if self.kafka_bugs is KafkaBugs.DOCUMENTED else ""))
 
     def __str__(self) -> str:
-        return str(self.profile) + (f" by-type {self.by_type.value}" if self.by_type else "")
+        return (str(self.profile) + (f" by-type {self.by_type.value}" if self.by_type else "")
+                + (" as documented" if self.kafka_bugs is KafkaBugs.DOCUMENTED else ""))
 
 
 def judged_under() -> tuple[Served, ...]:
-    """Every release class, then the newest release with the ground-truth by-type variant."""
+    """Every release class; the newest release with the ground-truth by-type variant; then, for
+    each of Kafka's own bugs, the newest release class having it, held to the documentation
+    (so the code that answers as documented is judged too)."""
     profiles = representative_profiles()
-    return (*(Served(p) for p in profiles), Served(profiles[0], ByTypeVariant.GROUND_TRUTH))
+    documented: dict[Profile, None] = {}
+    for bug in KAFKA_BUGS:
+        documented.setdefault(next(p for p in profiles if getattr(p, bug.flag)))
+    return (*(Served(p) for p in profiles), Served(profiles[0], ByTypeVariant.GROUND_TRUTH),
+            *(Served(p, kafka_bugs=KafkaBugs.DOCUMENTED) for p in documented))
 
 
 def representative_profiles() -> tuple[Profile, ...]:
@@ -227,6 +239,8 @@ def _folder_of(package: str) -> Path:
 def _served(source: Path, served: Served) -> str:
     p = served.profile
     variant = ["--by-type", served.by_type.value] if served.by_type else []
+    if served.kafka_bugs is KafkaBugs.DOCUMENTED:
+        variant += ["--kafka-bugs", served.kafka_bugs.value]
     command = ["env", f"PYTHONPATH={source}", "PYTHONDONTWRITEBYTECODE=1", sys.executable, "-m",
                "kafka_conformance.adapters.jsonlines.serve", *variant, f"reference:{p.version}:{p.flavour.value}"]
     return "cmd:" + shlex.join(command)
@@ -243,7 +257,8 @@ def judge(source: Path, profiles: Sequence[Served], modes: Sequence[str]) -> str
             spec = _served(source, profile)
             for mode in modes:
                 try:
-                    report = check_authorizer(spec, settings=only_coverage, mode=mode, stop_at_first_failure=True)
+                    report = check_authorizer(spec, settings=only_coverage, mode=mode, stop_at_first_failure=True,
+                                              kafka_bugs=profile.kafka_bugs.value)
                 except TargetError as exc:
                     return f"{profile} {mode}: the mutated reference did not start ({exc})"
                 for result in report.results:

@@ -101,6 +101,7 @@ _ENTRIES: tuple[tuple[str, str, type], ...] = (
     ("serves-before-ready", "readiness", life.ServesBeforeReady),
     ("kafka-14733-non-literal-answered", "readiness", life.NonLiteralAnswered),
     ("non-literal-denied", "readiness", life.NonLiteralDenied),
+    ("kafka-17759-wildcard-session-answered", "readiness", life.WildcardSessionAnswered),
     ("id-reuse-overwrites", "records", life.IdReuseOverwrites),
     ("unknown-remove-ignored", "records", life.UnknownRemoveIgnored),
     ("duplicate-content-kept", "records", life.DuplicateContentKept),
@@ -132,6 +133,7 @@ SHOWN_ONLY_BY = {
     "flag-strict": "config:allow-everyone-invalid",
     "kafka-14733-non-literal-answered": "action:non-literal",
     "non-literal-denied": "action:non-literal",
+    "kafka-17759-wildcard-session-answered": "principal:wildcard-session",
 }
 """Mutants whose defect only input of one hostile class shows (Kafka refuses it, or no client
 sends it): a well-formed run is not expected to catch them, and the scorecard says so rather

@@ -122,6 +122,13 @@ class NonLiteralAnswered(ZooAuthorizer):
         return super().allowed(caller, host, op, asked_type, name, True)
 
 
+class WildcardSessionAnswered(ZooAuthorizer):
+    """KAFKA-17759: the session principal User:* answered (as Kafka documents and 3.x does) where 4.x throws."""
+
+    def session_refused(self, caller: str) -> bool:
+        return False
+
+
 class NonLiteralDenied(ZooAuthorizer):
     """A PREFIXED action DENIED instead of refused with an error."""
 

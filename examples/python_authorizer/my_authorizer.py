@@ -81,6 +81,10 @@ class MyAuthorizer:
             return True
         if not self.loaded:
             raise RuntimeError("not ready")
+        if principal == "User:*":
+            # Kafka 4.x matches the caller's principal and User:* as one Set.of(...), which throws
+            # for the duplicate when the caller is User:* itself (KAFKA-17759).
+            raise ValueError("duplicate element: User:*")
         rules = self.resource_rules(rtype, name)
         if not rules:
             return self.allow_everyone

@@ -17,7 +17,7 @@ import attrs
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import DEFAULT_VERSION, OLDEST_VERSION, KafkaVersion, fixed_in, known_release
 
-__all__ = ["Flavour", "Profile", "profile_for"]
+__all__ = ["KAFKA_BUGS", "Flavour", "KafkaBug", "KafkaBugs", "Profile", "profile_for"]
 
 
 class Flavour(enum.Enum):
@@ -36,6 +36,57 @@ class Flavour(enum.Enum):
             raise AclValueError("flavour", text, "expected 'standard' or 'acl'") from None
 
 
+class KafkaBugs(enum.Enum):
+    """Which answer a release's own bugs (:data:`KAFKA_BUGS`) set: the user's choice."""
+
+    AS_RELEASED = "as-released"
+    """Hold the implementation to what the release answers, bugs and all (the default: that is
+    what a client of that release meets)."""
+    DOCUMENTED = "documented"
+    """Hold it to what Kafka documents, where the release has a known bug."""
+
+    @classmethod
+    def parse(cls, text: str | KafkaBugs) -> KafkaBugs:
+        if isinstance(text, KafkaBugs):
+            return text
+        try:
+            return cls(str(text).strip().lower())
+        except ValueError:
+            raise AclValueError("kafka bugs", text, "expected 'as-released' or 'documented'") from None
+
+
+@attrs.frozen
+class KafkaBug:
+    """A flag below that makes a release answer otherwise than Kafka documents."""
+
+    id: str
+    """The ticket, or a name where there is none."""
+    flag: str
+    """The :class:`Profile` property that is true where the release has the bug."""
+    what: str
+    """What the release does, in one line."""
+
+
+KAFKA_BUGS: tuple[KafkaBug, ...] = (
+    KafkaBug("KAFKA-14435", "default_when_no_acl_applies",
+             "allow.everyone.if.no.acl.found is applied when no ACL applies to the caller, not only when no ACL "
+             "matches the resource"),
+    KafkaBug("KAFKA-14265", "prefix_shadowing_bug",
+             "a shorter PREFIXED ACL is missed once the lookup walk meets an entry that is not a prefix"),
+    KafkaBug("KAFKA-7702", "single_char_prefix_bug", "a PREFIXED ACL of exactly one character never matches"),
+    KafkaBug("star-names-skip-wildcard", "star_names_skip_wildcard_literal",
+             "ACLs on LITERAL '*' are never consulted for a resource name beginning with '*'; no ticket"),
+    KafkaBug("KAFKA-17759", "wildcard_principal_session_throws",
+             "a session principal equal to User:* makes authorize() throw for non-super-users"),
+)
+"""The flags that are bugs: Kafka documents another answer (the wildcard resource and
+principal match everything, allow.everyone.if.no.acl.found applies only where no ACL matches
+the resource, every PREFIXED ACL matches the names it prefixes).  A verdict says so where the
+expected answer came from one of them, and ``--kafka-bugs documented`` holds an
+implementation to the documentation instead (:func:`profile_for`'s ``fixed``)."""
+_BUG_IDS = frozenset(b.id for b in KAFKA_BUGS)
+
+
 @attrs.frozen
 class Profile:
     """The semantics of one authorizer flavour in one Kafka release.
@@ -48,6 +99,9 @@ class Profile:
 
     version: KafkaVersion
     flavour: Flavour
+    fixed: frozenset[str] = frozenset()
+    """Ids of :data:`KAFKA_BUGS` answered as Kafka documents instead of as the release did
+    (only bugs the release has; :func:`profile_for` drops the others)."""
 
     # -- decision procedure -------------------------------------------------
     @cached_property
@@ -55,13 +109,13 @@ class Profile:
         """KAFKA-14435: StandardAuthorizer 3.2.0-3.3.1 applied
         ``allow.everyone.if.no.acl.found`` when no ACL *applied* to the caller,
         instead of when no ACL *matched the resource*. Fixed in 3.3.2/3.4.0."""
-        return self.is_standard and not fixed_in(self.version, "3.3.2", "3.4.0")
+        return self.is_standard and not fixed_in(self.version, "3.3.2", "3.4.0") and "KAFKA-14435" not in self.fixed
 
     @cached_property
     def prefix_shadowing_bug(self) -> bool:
         """KAFKA-14265: StandardAuthorizer 3.2.0-3.3.0 could miss a shorter
         PREFIXED ACL once the descending walk met a non-prefix entry. Fixed in 3.3.1."""
-        return self.is_standard and not self.version.at_least("3.3.1")
+        return self.is_standard and not self.version.at_least("3.3.1") and "KAFKA-14265" not in self.fixed
 
     @cached_property
     def star_names_skip_wildcard_literal(self) -> bool:
@@ -71,13 +125,13 @@ class Profile:
         with ``*`` (``*o``: legal for groups and transactional ids) ALLOW and DENY ACLs on LITERAL
         ``*`` are never consulted (``StandardAuthorizerData.checkSection``).  AclAuthorizer looks
         the wildcard up on its own and is not affected."""
-        return self.is_standard
+        return self.is_standard and "star-names-skip-wildcard" not in self.fixed
 
     @cached_property
     def single_char_prefix_bug(self) -> bool:
         """KAFKA-7702: 2.0.x and 2.1.0 never matched a PREFIXED ACL of exactly one
         character (SimpleAclAuthorizer's range lookup excluded it). Fixed in 2.1.1/2.2.0."""
-        return self.flavour is Flavour.ACL and not fixed_in(self.version, "2.1.1", "2.2.0")
+        return self.flavour is Flavour.ACL and not fixed_in(self.version, "2.1.1", "2.2.0") and "KAFKA-7702" not in self.fixed
 
     @cached_property
     def rejects_non_literal_actions(self) -> bool:
@@ -113,7 +167,7 @@ class Profile:
         so a session principal equal to ``User:*`` makes authorize() throw
         IllegalArgumentException for non-super-users (confirmed on 3.9.1 vs 4.0.0 by
         tests/jvm/test_kafka_releases.py)."""
-        return self.is_standard and self.version.at_least("4.0.0")
+        return self.is_standard and self.version.at_least("4.0.0") and "KAFKA-17759" not in self.fixed
 
     # -- configuration --------------------------------------------------------
     @cached_property
@@ -170,8 +224,23 @@ class Profile:
         since = _INTRODUCED.get(resource_type_or_op.name)
         return since is None or self.version.at_least(since)
 
+    def bugs(self) -> tuple[KafkaBug, ...]:
+        """The :data:`KAFKA_BUGS` this release has, answered as released or not."""
+        released = profile_for(self.version, self.flavour)
+        return tuple(b for b in KAFKA_BUGS if getattr(released, b.flag))
+
+    @property
+    def documented(self) -> bool:
+        """Every bug of the release answered as Kafka documents (``--kafka-bugs documented``)."""
+        return bool(self.fixed) and self.fixed == frozenset(b.id for b in self.bugs())
+
     def __str__(self) -> str:
-        return f"{self.flavour.value}@{self.version}"
+        """``standard@3.2.3``; with bugs fixed, ``standard@3.2.3 as documented`` (all of them) or
+        ``standard@3.2.3 without KAFKA-14265``."""
+        if not self.fixed:
+            return f"{self.flavour.value}@{self.version}"
+        return f"{self.flavour.value}@{self.version} " + (
+            "as documented" if self.documented else "without " + ", ".join(sorted(self.fixed)))
 
 
 _INTRODUCED = {
@@ -182,13 +251,18 @@ _INTRODUCED = {
 }
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def profile_for(
-    version: str | KafkaVersion = DEFAULT_VERSION, flavour: str | Flavour = Flavour.STANDARD
+    version: str | KafkaVersion = DEFAULT_VERSION, flavour: str | Flavour = Flavour.STANDARD,
+    fixed: frozenset[str] = frozenset(), *, kafka_bugs: KafkaBugs = KafkaBugs.AS_RELEASED,
 ) -> Profile:
     """Build and validate a profile: the flavour must exist in that release.  Remembered (a
     profile is a frozen value, and the kit asks for one per reference it configures, a few per
-    case); a refusal is not remembered, so it is raised every time."""
+    case); a refusal is not remembered, so it is raised every time.
+
+    ``fixed`` names :data:`KAFKA_BUGS` to answer as documented; ``kafka_bugs=DOCUMENTED`` fixes
+    every bug of the release.  Bugs the release does not have are dropped, so a profile of a
+    release without bugs is the same value whatever is asked."""
     v = KafkaVersion.parse(version)
     f = Flavour.parse(flavour)
     if v < OLDEST_VERSION:
@@ -200,4 +274,12 @@ def profile_for(
         )
     if f is Flavour.ACL and v >= KafkaVersion(4, 0, 0):
         raise AclValueError("flavour", "acl", f"AclAuthorizer was removed in 4.0.0 (asked for {v})")
-    return Profile(v, f)
+    unknown = set(fixed) - _BUG_IDS
+    if unknown:
+        raise AclValueError("kafka bug", ", ".join(sorted(unknown)), f"known: {', '.join(sorted(_BUG_IDS))}")
+    released = Profile(v, f)
+    if not fixed and kafka_bugs is KafkaBugs.AS_RELEASED:
+        return released
+    has = frozenset(b.id for b in KAFKA_BUGS if getattr(released, b.flag))
+    chosen = has if kafka_bugs is KafkaBugs.DOCUMENTED else has & fixed
+    return Profile(v, f, chosen) if chosen else released

@@ -55,6 +55,26 @@ TestBroken = authorizer_tests("python:broken:factory")
     result.stdout.fnmatch_lines(["*observed: *", "*likely: *", "*replay: kafka-conformance replay *"])
 
 
+def test_the_choice_of_kafka_bugs_is_an_option_and_a_verdict_names_the_bug(tester: pytest.Pytester) -> None:
+    """Held to the documentation, the reference of a release with a bug of Kafka's diverges, and
+    the failure says which bug and how to hold it to the release instead."""
+    tester.makepyfile(
+        test_bugs="""
+from kafka_conformance.pytest_plugin import authorizer_tests
+TestByOption = authorizer_tests("reference:4.3.0")
+TestByArgument = authorizer_tests("reference:4.3.0", kafka_bugs="documented")
+"""
+    )
+    result = tester.runpytest_subprocess("-q", "-k", "TestByArgument and test_authorize", "--hypothesis-seed=1")
+    result.assert_outcomes(failed=1, deselected=21)
+    result.stdout.fnmatch_lines(["*Kafka's own bug: this implementation answers as Kafka 4.3.0 (standard) does*"])
+    result = tester.runpytest_subprocess("-q", "-k", "TestByOption and test_authorize", "--hypothesis-seed=1",
+                                         "--kafka-conformance-kafka-bugs=documented")
+    result.assert_outcomes(failed=1, deselected=21)
+    result = tester.runpytest_subprocess("-q", "-k", "TestByOption and test_authorize", "--hypothesis-seed=1")
+    result.assert_outcomes(passed=1, deselected=21)
+
+
 def test_target_from_option_and_header(tester: pytest.Pytester) -> None:
     tester.makepyfile(
         test_opt="""

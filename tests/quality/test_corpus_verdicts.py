@@ -23,7 +23,8 @@ def test_the_stored_corpus_holds_failures_as_well_as_passes() -> None:
 def test_verdicts_are_what_they_were(group: dict[str, object]) -> None:
     now = verdict_rows(group["cases"], group["kafka_version"], group["flavour"])  # type: ignore[arg-type]
     before = group["verdicts"]
-    assert isinstance(before, dict) and now.keys() == before.keys()
-    for target, rows in now.items():
-        for i, (row, old) in enumerate(zip(rows, before[target], strict=True)):
+    # A zoo mutant added after the fixture was written has no past to hold to; none may go missing.
+    assert isinstance(before, dict) and before.keys() <= now.keys()
+    for target, old_rows in before.items():
+        for i, (row, old) in enumerate(zip(now[target], old_rows, strict=True)):
             assert row == old, f"{target}, case {i} ({group['cases'][i]['property']}): was {old}, now {row}"  # type: ignore[index]

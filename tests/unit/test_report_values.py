@@ -385,6 +385,9 @@ def test_a_baseline_compares_what_was_observed_not_the_guessed_cause(real: tuple
     assert not compare(renamed(anomaly="order-dependent"), report).new
     other = compare(renamed(signature="another observation"), report)
     assert other.new == (Found(mutant.id, diverging.row, diverging.divergences[0].signature),)
+    body = to_json(report, other)  # the comparison's entries, as report.json holds them
+    jsonschema.Draft202012Validator(SCHEMA).validate(body)
+    assert body["baseline"]["new"][0]["observed"] == diverging.divergences[0].signature
 
 
 def test_verdicts_and_exit_codes_without_a_baseline() -> None:

@@ -60,6 +60,7 @@ DOMAIN: tuple[DomainClass, ...] = (
     _c("principal:empty-name-not-wildcard", "an ALLOW for 'Type:' (empty name) on the resource, asked as Type:x",
        "hostile"),
     _c("principal:odd-syntax", "a principal with an empty name or a second colon (User:, User:a:b)", "hostile"),
+    _c("principal:wildcard-session", "a question asked as the session principal User:* (KAFKA-17759)", "hostile"),
     # -- hosts --------------------------------------------------------------------------
     _c("host:exact", "an ACL for the caller's own host applied"),
     _c("host:other", "an ALLOW for the caller on the resource from another host, nothing else applying"),

@@ -56,6 +56,8 @@ def classes_of(scenario: Scenario, profile: Profile) -> set[str]:
         _acl_traits(acl, found)
     for query in scenario.queries:
         _principal_traits(str(query.context.principal), found)
+        if str(query.context.principal) == WILDCARD_PRINCIPAL:
+            found.add("principal:wildcard-session")
         if len(query.actions) > 1:
             found.add("action:batch")
         if query.context.host == "":

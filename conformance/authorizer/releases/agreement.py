@@ -14,6 +14,7 @@ those releases answer, not a guess.
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Iterator
 
@@ -22,13 +23,13 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.properties import Property
-from kafka_conformance.authorizer.report import Agreement, Divergence
+from kafka_conformance.authorizer.report import Agreement, Divergence, KafkaOwnBug
 from kafka_conformance.authorizer.support import CheckContext
-from kafka_conformance.reference.authorizer.profiles import Flavour, Profile, profile_for
+from kafka_conformance.reference.authorizer.profiles import Flavour, KafkaBugs, Profile, profile_for
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES
 
-__all__ = ["agreement_of", "modelled_profiles"]
+__all__ = ["agreement_of", "kafka_bug_of", "modelled_profiles"]
 
 
 def modelled_profiles() -> Iterator[Profile]:
@@ -47,14 +48,45 @@ def agreement_of(prop: Property, scenario: Scenario, caps: Capabilities, anomaly
     release that cannot be asked the case (a method it lacks) or fails it otherwise is in neither."""
     alike, expected = [], []
     for profile in modelled_profiles():
-        try:
-            prop.check(CheckContext(functools.partial(ReferenceTarget, profile), caps), scenario)
-        except CaseFailed as exc:
-            d = exc.divergence
-            if isinstance(d, Divergence) and (d.anomaly, d.actual) == (anomaly, actual):
-                alike.append(str(profile))
-        except TargetCrashed:
-            continue
-        else:
+        answer = _answers(prop, scenario, caps, profile, anomaly, actual)
+        if answer is _Answer.ALIKE:
+            alike.append(str(profile))
+        elif answer is _Answer.EXPECTED:
             expected.append(str(profile))
     return Agreement(tuple(alike), tuple(expected))
+
+
+def kafka_bug_of(prop: Property, scenario: Scenario, caps: Capabilities, anomaly: str, actual: str) -> KafkaOwnBug | None:
+    """The bug of Kafka's (:data:`KAFKA_BUGS`) whose toggling alone makes the claimed release answer
+    ``scenario`` as the implementation did, judged as ``caps`` judges it; None when there is none.
+    Held to the release as shipped, each of its bugs is fixed in turn (the implementation answers as
+    documented); held to the documentation, each is put back (it answers as the release does)."""
+    profile = caps.profile()
+    for bug in profile.bugs():
+        toggled = profile_for(profile.version, profile.flavour, profile.fixed ^ {bug.id})
+        if _answers(prop, scenario, caps, toggled, anomaly, actual) is _Answer.ALIKE:
+            follows = KafkaBugs.DOCUMENTED if bug.id in toggled.fixed else KafkaBugs.AS_RELEASED
+            return KafkaOwnBug(f"{profile.version} ({profile.flavour.value})", bug.id, bug.what, follows)
+    return None
+
+
+class _Answer(enum.Enum):
+    ALIKE = "alike"
+    EXPECTED = "expected"
+    OTHERWISE = "otherwise"
+
+
+def _answers(prop: Property, scenario: Scenario, caps: Capabilities, profile: Profile, anomaly: str,
+             actual: str) -> _Answer:
+    """How the reference of ``profile`` answers the case, judged as ``caps`` judges the
+    implementation: as the implementation did (the same anomaly and actual answer), as expected,
+    or otherwise (another failure, or a method the release lacks)."""
+    try:
+        prop.check(CheckContext(functools.partial(ReferenceTarget, profile), caps), scenario)
+    except CaseFailed as exc:
+        d = exc.divergence
+        alike = isinstance(d, Divergence) and (d.anomaly, d.actual) == (anomaly, actual)
+        return _Answer.ALIKE if alike else _Answer.OTHERWISE
+    except TargetCrashed:
+        return _Answer.OTHERWISE
+    return _Answer.EXPECTED

@@ -43,6 +43,7 @@ from kafka_conformance.reference import (
     profile_for,
 )
 from kafka_conformance.reference.authorizer.by_resource_type import candidate_names as spec_candidates
+from kafka_conformance.reference.authorizer.profiles import KafkaBugs
 from kafka_conformance.reference.errors import KafkaException
 from kafka_conformance.reference.indexed.acls import IndexedAcls
 from kafka_conformance.reference.indexed.authorizer import IndexedAuthorizer
@@ -62,6 +63,12 @@ PROFILES = [
     profile_for("2.2.0", "acl"),
     profile_for("4.0.0", "standard"),  # User:* session throws
     profile_for("4.3.0", "standard"),
+    # Kafka's own bugs answered as documented (--kafka-bugs documented), all at once and one by one.
+    profile_for("3.2.0", "standard", kafka_bugs=KafkaBugs.DOCUMENTED),
+    profile_for("3.2.0", "standard", frozenset({"KAFKA-14265"})),
+    profile_for("2.0.0", "acl", kafka_bugs=KafkaBugs.DOCUMENTED),
+    profile_for("4.3.0", "standard", kafka_bugs=KafkaBugs.DOCUMENTED),
+    profile_for("4.3.0", "standard", frozenset({"star-names-skip-wildcard"})),
 ]
 NAMES = ["", "*", "f", "fo", "foo", "foo*", "foobar", "foo-1", "fx", "b", "bar", "hardcode", "h", "é"]
 ACL_PRINCIPALS = ["User:alice", "User:bob", "User:*", "Group:alice", "User:", "User:a:b", "alice", ""]
