@@ -245,3 +245,60 @@ def test_starts_a_server_meant_to_outlive_the_session():
     assert not any("kafka-conformance" in name for name in created), created
     cache = pytester.path / ".pytest_cache" / "d"
     assert not (cache.exists() and any("kafka-conformance" in p.name for p in cache.iterdir()))
+
+
+RARE_AUTHORIZER = '''
+from kafka_conformance.adapters.reference_adapter import ReferenceTarget
+from kafka_conformance.reference.authorizer.decision import AuthorizationResult
+from kafka_conformance.reference.authorizer.profiles import profile_for
+
+RARE = "zz-sticky"  # no generated or coverage case holds this name: only a saved case asks it
+
+
+class AllowsTheRareName(ReferenceTarget):
+    def __init__(self):
+        super().__init__(profile_for("4.3.0"))
+
+    def authorize(self, context, actions):
+        answers = super().authorize(context, actions)
+        return [AuthorizationResult.ALLOWED if a.resource.name == RARE else r for a, r in zip(actions, answers)]
+
+
+def factory():
+    return AllowsTheRareName()
+'''
+
+
+def test_a_case_saved_in_pytests_cache_fails_every_later_session_whatever_the_seed(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36's sticky failures under pytest: a bug found once (here: its saved case, in the
+    plugin's default folder in pytest's cache) fails every later session, as ``--lf`` would, though
+    the search alone never meets it."""
+    from kafka_conformance.authorizer.cases import Query, Scenario
+    from kafka_conformance.authorizer.check import run_property_once
+    from kafka_conformance.authorizer.saved import save_counterexample
+    from kafka_conformance.authorizer.targets import resolve_target
+    from kafka_conformance.reference.acl.principal import KafkaPrincipal
+    from kafka_conformance.reference.acl.values import AclOperation, ResourcePattern, ResourceType
+    from kafka_conformance.reference.authorizer.decision import Action, RequestContext
+
+    pytester.makepyfile(rare=RARE_AUTHORIZER, test_rare="""
+from kafka_conformance.pytest_plugin import authorizer_tests
+TestRare = authorizer_tests("python:rare:factory")
+""")
+    monkeypatch.syspath_prepend(str(pytester.path))
+    monkeypatch.setenv("PYTHONPATH", str(pytester.path))
+    args = ("-q", "-k", "test_authorize", "-p", "kafka_conformance", "--hypothesis-profile=default")
+    pytester.runpytest_subprocess(*args, "--hypothesis-seed=1").assert_outcomes(passed=1, deselected=10)
+
+    target = resolve_target("python:rare:factory")
+    alice = RequestContext(KafkaPrincipal("User", "alice"), "10.0.0.1")
+    scenario = Scenario(queries=(Query(alice, (Action(AclOperation.READ, ResourcePattern(ResourceType.TOPIC, "zz-sticky")),)),))
+    found = run_property_once("authorize", target, scenario)
+    assert found.counterexample is not None
+    save_counterexample(found.counterexample, pytester.path / ".pytest_cache" / "d" / "kafka-conformance-failures",
+                        target, None)
+    for seed in range(2, 12):  # ten later sessions, each with another seed
+        result = pytester.runpytest_subprocess(*args, f"--hypothesis-seed={seed}")
+        result.assert_outcomes(failed=1, deselected=10)
+        result.stdout.fnmatch_lines(["*found again: a case saved by an earlier run still fails*"])
