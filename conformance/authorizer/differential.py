@@ -4,8 +4,6 @@ version and flavour it declares."""
 
 from __future__ import annotations
 
-from typing import cast
-
 import attrs
 
 from kafka_conformance.adapters.case import (
@@ -273,7 +271,7 @@ def _unchanged(ctx: CheckContext, replies: Replies, ref: ReferenceAuthorizer, sc
     try:
         return _ask(ctx, replies, ref, scenario, where)
     except CaseFailed as exc:
-        d = cast(Divergence, exc.divergence)
+        d = exc.divergence
         if before is None or before.get(d.question, d.actual) == d.actual:
             raise
         raise CaseFailed(attrs.evolve(d, anomaly="refused-record-changed-state",

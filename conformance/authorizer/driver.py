@@ -17,7 +17,7 @@ import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
@@ -44,6 +44,9 @@ from kafka_conformance.reference.acl.values import AclBinding
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
 from kafka_conformance.reference.errors import KafkaException
 
+if TYPE_CHECKING:  # the report's values import the case's modules; the driver needs the type only
+    from kafka_conformance.authorizer.report import Divergence
+
 __all__ = ["CaseFailed", "Outcome", "Replies", "TargetCrashed", "authorize", "crashed", "guarded",
            "outcomes", "run", "set_up_calls"]
 
@@ -64,7 +67,7 @@ class Outcome:
 class CaseFailed(AssertionError):
     """Raised inside a Hypothesis test when the target disagrees; carries the divergence."""
 
-    def __init__(self, divergence: object) -> None:
+    def __init__(self, divergence: Divergence) -> None:
         self.divergence = divergence
         super().__init__(str(divergence))
 

@@ -102,9 +102,9 @@ class AuthorizerChecker:
             p.check(self.ctx, payload)
         except CaseFailed as exc:
             d = exc.divergence
-            differs = f"expected {d.expected}, got {d.actual}"  # type: ignore[attr-defined]
-            return CaseOutcome("fail", d.anomaly, _signature(prop, d.anomaly, differs),  # type: ignore[attr-defined]
-                               f"{d.question}: {differs}")  # type: ignore[attr-defined]
+            differs = f"expected {d.expected}, got {d.actual}"
+            return CaseOutcome("fail", d.anomaly, _signature(prop, d.anomaly, differs),
+                               f"{d.question}: {differs}")
         except TargetCrashed as exc:
             return CaseOutcome("error", "adapter-error", _signature(prop, "adapter-error", exc.what), adapter_error=exc.what)
         except Exception as exc:  # a target or harness bug must become a row, never kill the shard

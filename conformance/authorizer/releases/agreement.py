@@ -23,7 +23,7 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.properties import Property
-from kafka_conformance.authorizer.report import Agreement, Divergence, KafkaOwnBug
+from kafka_conformance.authorizer.report import Agreement, KafkaOwnBug
 from kafka_conformance.authorizer.support import CheckContext
 from kafka_conformance.reference.authorizer.profiles import Flavour, KafkaBugs, Profile, profile_for
 from kafka_conformance.reference.errors import AclValueError
@@ -84,8 +84,7 @@ def _answers(prop: Property, scenario: Scenario, caps: Capabilities, profile: Pr
     try:
         prop.check(CheckContext(functools.partial(ReferenceTarget, profile), caps), scenario)
     except CaseFailed as exc:
-        d = exc.divergence
-        alike = isinstance(d, Divergence) and (d.anomaly, d.actual) == (anomaly, actual)
+        alike = (exc.divergence.anomaly, exc.divergence.actual) == (anomaly, actual)
         return _Answer.ALIKE if alike else _Answer.OTHERWISE
     except TargetCrashed:
         return _Answer.OTHERWISE
