@@ -353,14 +353,15 @@ def _failed(prop: Property, ctx: CheckContext, case: tuple[Scenario, CaseFailed 
     if isinstance(exc, CaseFailed):
         return PropertyResult(prop.name, Status.FAILED, examples, _counterexample(prop, ctx.caps, scenario, exc))
     return PropertyResult(prop.name, Status.ERROR, examples, Counterexample(prop.name, scenario,
-                                                                            adapter_error=exc.what))
+                                                                            adapter_error=exc.what,
+                                                                            error_kind=exc.kind))
 
 
 def _counterexample(prop: Property, caps: Capabilities, scenario: Scenario, exc: CaseFailed) -> Counterexample:
     """The minimal case and its divergence, with the releases of Kafka that answer it alike."""
     d = exc.divergence
-    return Counterexample(prop.name, scenario, divergence=d, agreement=agreement_of(prop, scenario, caps, d.anomaly, d.actual),
-                          kafka_bug=kafka_bug_of(prop, scenario, caps, d.anomaly, d.actual))
+    return Counterexample(prop.name, scenario, divergence=d, agreement=agreement_of(prop, scenario, caps, d),
+                          kafka_bug=kafka_bug_of(prop, scenario, caps, d))
 
 
 def run_property_once(prop_name: str, target: Target, scenario: Scenario) -> PropertyResult:
@@ -372,5 +373,6 @@ def run_property_once(prop_name: str, target: Target, scenario: Scenario) -> Pro
     except CaseFailed as exc:
         return PropertyResult(prop.name, Status.FAILED, 1, _counterexample(prop, ctx.caps, scenario, exc))
     except TargetCrashed as exc:
-        return PropertyResult(prop.name, Status.ERROR, 1, Counterexample(prop.name, scenario, adapter_error=exc.what))
+        return PropertyResult(prop.name, Status.ERROR, 1, Counterexample(prop.name, scenario, adapter_error=exc.what,
+                                                                         error_kind=exc.kind))
     return PropertyResult(prop.name, Status.PASSED, 1)

@@ -180,7 +180,7 @@ def to_junit_xml(report: Report) -> str:
     for name, value in (("target", report.target), ("profile", report.profile), ("seed", str(report.seed))):
         ET.SubElement(props, "property", name=name, value=value)
     for r in report.results:
-        case = ET.SubElement(suite, "testcase", classname=f"kafka_conformance.authorizer.{report.profile}", name=r.name)
+        case = ET.SubElement(suite, "testcase", classname=f"kafka_conformance.authorizer.{report.profile.replace(' ', '_')}", name=r.name)
         if r.status is Status.SKIPPED:
             ET.SubElement(case, "skipped", message=r.reason)
         elif r.status in (Status.FAILED, Status.ERROR):

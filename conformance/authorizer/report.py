@@ -81,10 +81,11 @@ class KafkaOwnBug:
         if self.follows is KafkaBugs.DOCUMENTED:
             return (f"Kafka's own bug: Kafka {self.release} itself answers otherwise because of {self.bug} ({self.what}); "
                     "this implementation's answer is the documented one. To hold it to the documentation "
-                    "instead of the release as shipped, run with --kafka-bugs documented")
+                    "instead of the release as shipped: --kafka-bugs documented (check authorizer; "
+                    "kafka_bugs='documented' in the pytest plugin and check_authorizer)")
         return (f"Kafka's own bug: this implementation answers as Kafka {self.release} does because of {self.bug} "
                 f"({self.what}); the documentation says otherwise, and this run holds it to the documentation "
-                "(--kafka-bugs documented). To hold it to the release as shipped, run with --kafka-bugs as-released")
+                "(--kafka-bugs documented). To hold it to the release as shipped: --kafka-bugs as-released")
 
 
 @attrs.frozen
@@ -100,6 +101,8 @@ class Counterexample:
     """For a divergence: which Kafka releases answer the case as the target did."""
     kafka_bug: KafkaOwnBug | None = None
     """For a divergence: the bug of Kafka's, if any, that alone separates the two answers."""
+    error_kind: str = ""
+    """For Status.ERROR: the adapter's kind of failure (``timeout``, ``crash``, ``raised``, ...)."""
 
     @builtins.property  # the field named `property` shadows the builtin in this class body
     def anomaly(self) -> str:
@@ -114,7 +117,7 @@ class Counterexample:
         """The finding's identity: what was observed (:mod:`~kafka_conformance.authorizer.signature`)."""
         d = self.divergence
         if d is None:
-            return adapter_error_signature(self.property, self.adapter_error or "")
+            return adapter_error_signature(self.property, self.adapter_error or "", self.error_kind)
         return signature_of(self.property, self.scenario, method_of(d.question), d.question, d.expected, d.actual,
                             d.step)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import hashlib
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -55,8 +56,8 @@ class Signature:
     """The minimal case in kinds and relations: each ACL, the question, the settings that matter."""
 
     def __str__(self) -> str:
-        seen = f"{self.property}, {self.method}(): expected {self.expected}, got {self.actual}" if self.method else (
-            f"{self.property}: {self.actual}")
+        method = f", {self.method}()" if self.method else ""
+        seen = f"{self.property}{method}: expected {self.expected}, got {self.actual}"
         if self.moment:
             seen += f" ({self.moment})"
         return seen + "".join(f"; {part}" for part in self.shape)
@@ -76,33 +77,39 @@ def signature_of(prop: str, scenario: Scenario, method: str, question: str, expe
     supers = {p.strip() for p in dict(scenario.properties).get(SUPER_USERS_KEY, "").split(";") if p.strip()}
     shape: list[str] = []
     if method == "configure":
-        shape += [f"{key}={value!r}" for key, value in scenario.properties]
+        shape += [_setting(key, value) for key, value in scenario.properties]
     elif dict(scenario.properties).get(ALLOW_EVERYONE_KEY, "").strip().lower() == "true":
         shape.append(f"{ALLOW_EVERYONE_KEY}=true")
+    # The ACLs in a fixed order: the case's own order is not part of what was seen.
     if isinstance(asked, tuple):
         context, action = asked
         shape.append(f"asked {action.operation.name} on a {_pattern(action.resource.pattern_type)}"
                      f"{action.resource.resource_type.name}{_name_kind(action.resource.name)} as "
                      f"{_caller(context, supers)} from {_host_kind(context.host)}")
-        shape += [_acl(b, context, action.operation, action.resource.name, action.resource.resource_type)
-                  for b in scenario.bindings]
+        shape += sorted(_acl(b, context, action.operation, action.resource.name, action.resource.resource_type)
+                        for b in scenario.bindings)
     elif isinstance(asked, ByTypeQuery):
         shape.append(f"asked {asked.operation.name} on any {asked.resource_type.name} as "
                      f"{_caller(asked.context, supers)} from {_host_kind(asked.context.host)}")
-        shape += [_acl(b, asked.context, asked.operation, None, asked.resource_type) for b in scenario.bindings]
+        shape += sorted(_acl(b, asked.context, asked.operation, None, asked.resource_type) for b in scenario.bindings)
     else:
-        shape += [_acl(b, None, None, None, None) for b in scenario.bindings]
+        shape += sorted(_acl(b, None, None, None, None) for b in scenario.bindings)
     if scenario.records:
         shape.append("then " + ", ".join(_steps(scenario.records)))
     return Signature(prop, method, expected, actual, _moment(step), tuple(shape))
 
 
-def adapter_error_signature(prop: str, error: str) -> Signature:
-    """An adapter error's identity: the property and the kind of failure (its first line, with
-    the question it was asked left out, which names values of the case)."""
-    first = error.splitlines()[0] if error else "the target could not answer"
-    kind = first.split(":", 1)[0].strip()
-    return Signature(prop, "", "", f"the target could not answer ({kind})", "", ())
+def adapter_error_signature(prop: str, error: str, kind: str = "") -> Signature:
+    """An adapter error's identity: the property, the method the error names, the adapter's kind of
+    failure and, for an exception of the implementation's, its type; never the message, which
+    names values of the case."""
+    first = error.splitlines()[0] if error else ""
+    method = re.match(r"\s*(\w+)\(", first)
+    raised = re.search(r" raised (\w+)", first)
+    what = kind or "error"
+    if raised is not None:
+        what += f": {raised.group(1)}"
+    return Signature(prop, method.group(1) if method else "", "an answer", f"no answer ({what})", "", ())
 
 
 def method_of(question: str) -> str:
@@ -126,6 +133,25 @@ def _answers(method: str, expected: str, actual: str) -> tuple[str, str]:
         except ValueError:
             return "the count", actual
     return expected, actual
+
+
+def _setting(key: str, value: str) -> str:
+    """A setting as kinds: ``super.users`` by its entries' shapes (never the principals), any
+    other key by its spelling (``' true'`` and ``'TRUE'`` are what such a divergence is about)."""
+    if key != SUPER_USERS_KEY:
+        return f"{key}={value!r}"
+    parts = value.split(";")
+    entries = [p for p in parts if p.strip()]
+    kinds = [f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"]
+    if value.strip() and len(entries) < len(parts):
+        kinds.append("an empty entry")
+    if any(p != p.strip() for p in entries):
+        kinds.append("padded entries")
+    if any(":" not in p for p in entries):
+        kinds.append("an entry without a colon")
+    if any(p.strip() == WILDCARD_PRINCIPAL for p in entries):
+        kinds.append("User:*")
+    return f"{key}: " + ", ".join(kinds)
 
 
 def _listed(text: str) -> set[str]:

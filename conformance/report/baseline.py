@@ -64,8 +64,16 @@ class Comparison:
         }
 
 
-def _divergences(report: Report) -> set[Found]:
-    return {Found(col.id, cell.row, d.identity) for col, cell in report.cells() for d in cell.divergences}
+def _divergences(report: Report, by_anomaly: set[str]) -> set[Found]:
+    return {Found(col.id, cell.row, d.anomaly if col.id in by_anomaly else d.identity)
+            for col, cell in report.cells() for d in cell.divergences}
+
+
+def _without_signatures(*reports: Report) -> set[str]:
+    """Columns where either report holds a divergence without a signature (a report written before
+    signatures existed): those are compared by anomaly on both sides, or every divergence in them
+    would read as one new and one fixed."""
+    return {col.id for report in reports for col, cell in report.cells() if any(not d.signature for d in cell.divergences)}
 
 
 def _ran(report: Report) -> tuple[set[Found], set[Found]]:
@@ -80,7 +88,8 @@ def _ran(report: Report) -> tuple[set[Found], set[Found]]:
 
 
 def compare(old: Report, new: Report, *, baseline: str = "") -> Comparison:
-    before, after = _divergences(old), _divergences(new)
+    by_anomaly = _without_signatures(old, new)
+    before, after = _divergences(old, by_anomaly), _divergences(new, by_anomaly)
     ran_before, missed_before = _ran(old)
     ran_now, missed_now = _ran(new)
     return Comparison(

@@ -89,8 +89,6 @@ def to_markdown(report: Report, comparison: Comparison | None = None, folder: st
                                                      if len(d.case) > MAX_CASE_LINES else [])
             if case:
                 out += ["", "   ```", *(f"   {line[:160]}" for line in case), "   ```"]
-            if d.signature:
-                out.append(f"   observed: {_md(d.signature)}")
             if d.releases:
                 out.append(f"   {_md(d.releases)}")
             if d.kafka_bug:

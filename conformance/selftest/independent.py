@@ -41,6 +41,13 @@ class Refused(Exception):
     pass
 
 
+class BadStoredPrincipal(Exception):
+    pass
+
+
+_OPERATION_CODES = {op.name: op.value for op in AclOperation}
+
+
 class ZooAuthorizer:
     """Kafka's authorizer, one overridable decision per method."""
 
@@ -105,6 +112,13 @@ class ZooAuthorizer:
     def on_resource(self, asked_type: str, name: str) -> list[Rule]:
         return [r for r in self.rules.values() if self.covers(r[4], r[5], r[6], asked_type, name)]
 
+    def kafka_order(self, found: list[Rule]) -> list[Rule]:
+        """StandardAuthorizer meets the ACLs on a resource longest name first, then by pattern type,
+        operation, principal, host and permission."""
+        codes = {"LITERAL": 3, "PREFIXED": 4, "DENY": 2, "ALLOW": 3, **_OPERATION_CODES}
+        found = sorted(found, key=lambda r: (codes.get(r[5], 0), codes.get(r[3], 0), r[1], r[2], codes.get(r[0], 0)))
+        return sorted(found, key=lambda r: r[6], reverse=True)
+
     def session_refused(self, caller: str) -> bool:
         """Kafka 4.x matches Set.of(caller, User:*), which throws for the duplicate (KAFKA-17759)."""
         return caller == "User:*"
@@ -122,9 +136,11 @@ class ZooAuthorizer:
             raise NotReady("the initial ACL load has not completed")
         if self.session_refused(caller):
             raise BadRequest("the session principal is User:*")
-        found = self.on_resource(asked_type, name)
+        found = self.kafka_order(self.on_resource(asked_type, name))
         granted = False
         for permission, who, where, what, _, _, _ in found:
+            if ":" not in who:  # parsed as it is met (KAFKA-13651): throws, unless a DENY decided first
+                raise BadStoredPrincipal(f"stored principal {who!r} has no colon")
             if not (self.same_principal(who, caller) and self.same_host(where, host)):
                 continue
             if permission == "DENY" and self.denies(what, op):
@@ -147,8 +163,10 @@ class ZooAuthorizer:
         return self.allowed(caller, host, op, asked_type, PROBE, True)
 
     def by_type_rules(self, caller: str, host: str, op: str, asked_type: str) -> list[Rule]:
-        return [r for r in self.rules.values() if r[4] == asked_type and self.same_principal(r[1], caller)
-                and self.same_host(r[2], host) and r[3] in (op, "ALL")]
+        of_type = [r for r in self.rules.values() if r[4] == asked_type and self.same_host(r[2], host)]
+        if any(":" not in r[1] for r in of_type):  # the scan parses each principal after the host
+            raise BadRequest("a stored principal has no colon")
+        return [r for r in of_type if self.same_principal(r[1], caller) and r[3] in (op, "ALL")]
 
     def wildcard_denies(self, denied: set[tuple[str, str]]) -> bool:
         return ("LITERAL", "*") in denied
@@ -206,6 +224,8 @@ class ZooAdapter:
             raise AuthorizerError("not-ready", str(exc), "AuthorizerNotReadyException") from exc
         except BadRequest as exc:
             raise AuthorizerError("invalid-argument", str(exc), "IllegalArgumentException") from exc
+        except BadStoredPrincipal as exc:
+            raise AuthorizerError("illegal-state", str(exc), "IllegalStateException") from exc
 
     def authorize(self, context: RequestContext, actions: Sequence[Action]) -> list[AuthorizationResult]:
         caller = str(context.principal)

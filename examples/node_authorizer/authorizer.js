@@ -26,6 +26,23 @@ const ENUMS = {
   permission: ['UNKNOWN', 'ANY', 'DENY', 'ALLOW'],
 };
 
+/** StandardAcl.compareTo within a resource type: names in reverse, then pattern type, operation, principal,
+ *  host and permission (enum codes; strings compared by UTF-16 code units, as JavaScript and Java both do). */
+function kafkaOrder(a, b) {
+  const fields = [[b.name, a.name], [code('pattern_type', a), code('pattern_type', b)],
+    [code('operation', a), code('operation', b)], [a.principal, b.principal], [a.host, b.host],
+    [code('permission', a), code('permission', b)]];
+  for (const [x, y] of fields) {
+    if (x < y) return -1;
+    if (x > y) return 1;
+  }
+  return 0;
+}
+
+function code(field, acl) {
+  return ENUMS[field].indexOf(acl[field]);
+}
+
 // An ALLOW of any operation on the right also grants the operation on the left.  DENY never implies.
 const IMPLIED_BY = {
   DESCRIBE: new Set(['READ', 'WRITE', 'DELETE', 'ALTER']),
@@ -153,12 +170,15 @@ class StandardAuthorizer {
       // 4.x builds the principal set with Set.of(session, User:*), which rejects duplicates.
       throw new KafkaError('invalid-argument', 'duplicate element: the session principal is User:*');
     }
-    let onResource = false;
+    // Kafka meets the ACLs on the resource in its own sorted order (StandardAcl.compareTo), parses each
+    // stored principal as it meets it and stops at the first DENY that applies.
+    const onIt = [...this.acls.values()].filter(
+      (acl) => acl.resource_type === action.resource_type && coversName(acl, action.name));
+    onIt.sort(kafkaOrder);
+    const onResource = onIt.length > 0;
     let allowed = false;
     let denied = false;
-    for (const acl of this.acls.values()) {
-      if (acl.resource_type !== action.resource_type || !coversName(acl, action.name)) continue;
-      onResource = true;
+    for (const acl of onIt) {
       // Non-ALLOW/DENY permissions count as DENY.  The stored principal is parsed before anything else.
       const isAllow = acl.permission === 'ALLOW';
       if (acl.principal !== WILDCARD_PRINCIPAL) {
@@ -169,7 +189,10 @@ class StandardAuthorizer {
       if (acl.host !== WILDCARD && acl.host !== context.host) continue;
       if (!grants(acl.operation, action.operation, isAllow)) continue;
       if (isAllow) allowed = true;
-      else denied = true;
+      else {
+        denied = true;
+        break;
+      }
     }
     if (!onResource) return this.allowEveryone; // the only place allow.everyone.if.no.acl.found applies
     return allowed && !denied;

@@ -40,6 +40,14 @@ ALLOWED, DENIED = AuthorizationResult.ALLOWED, AuthorizationResult.DENIED
 # ---------------------------------------------------------------------------
 
 IMPLIES = {"DESCRIBE": {"READ", "WRITE", "DELETE", "ALTER"}, "DESCRIBE_CONFIGS": {"ALTER_CONFIGS"}}
+# Kafka's own order of ACLs on a resource: longer names first, then these codes, then principal and host.
+PATTERN_CODES = {"LITERAL": 3, "PREFIXED": 4}
+OPERATION_CODES = {op.name: op.value for op in AclOperation}
+PERMISSION_CODES = {"DENY": 2, "ALLOW": 3}
+
+
+class BadStoredPrincipal(Exception):
+    """A stored ACL whose principal has no colon (only records carry one)."""
 
 
 class MyAuthorizer:
@@ -89,7 +97,14 @@ class MyAuthorizer:
         if not rules:
             return self.allow_everyone
         allowed = False
+        # Kafka meets the ACLs in its own order, parses each stored principal as it meets it (one
+        # without a colon throws) and stops at the first DENY that applies.
+        rules.sort(key=lambda r: (PATTERN_CODES.get(r[5], 0), OPERATION_CODES.get(r[3], 0), r[1], r[2],
+                                  PERMISSION_CODES.get(r[0], 0)))
+        rules.sort(key=lambda r: r[6], reverse=True)
         for perm, who, where, what, _, _, _ in rules:
+            if ":" not in who:
+                raise BadStoredPrincipal(f"stored principal {who!r} has no colon")
             if who != principal and who != "User:*":
                 continue
             if where != host and where != "*":
@@ -108,7 +123,11 @@ class MyAuthorizer:
         deny_lit, deny_pre, allow_lit, allow_pre = set(), set(), set(), set()
         wildcard_allow = False
         for perm, who, where, what, rt, pattern, rname in self.rules.values():
-            if rt != rtype or where not in (host, "*") or who not in (principal, "User:*") or what not in (op, "ALL"):
+            if rt != rtype or where not in (host, "*"):
+                continue
+            if ":" not in who:  # the scan parses each stored principal after the host, and fails
+                raise ValueError(f"stored principal {who!r} has no colon")
+            if who not in (principal, "User:*") or what not in (op, "ALL"):
                 continue
             if perm == "DENY":
                 if pattern == "LITERAL" and rname == "*":
@@ -174,6 +193,8 @@ class MyAuthorizerAdapter:
     def _call(self, fn, *args):  # type: ignore[no-untyped-def]
         try:
             return fn(*args)
+        except BadStoredPrincipal as exc:
+            raise AuthorizerError("illegal-state", str(exc), "IllegalStateException") from exc
         except RuntimeError as exc:
             raise AuthorizerError("not-ready", str(exc), "AuthorizerNotReadyException") from exc
         except ValueError as exc:

@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python_authorizer"))
 
-from my_authorizer import MyAuthorizer  # needs the path above
+from my_authorizer import BadStoredPrincipal, MyAuthorizer  # needs the path above
 
 CAPABILITIES = {
     "flavour": "standard",
@@ -73,6 +73,8 @@ def matches(f: dict[str, Any], acl: dict[str, str]) -> bool:
 def kafka_call(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
+    except BadStoredPrincipal as exc:
+        raise KafkaStyle("illegal-state", str(exc)) from exc
     except RuntimeError as exc:
         raise KafkaStyle("not-ready", str(exc)) from exc
     except ValueError as exc:

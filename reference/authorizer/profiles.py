@@ -99,7 +99,7 @@ class Profile:
 
     version: KafkaVersion
     flavour: Flavour
-    fixed: frozenset[str] = frozenset()
+    fixed: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
     """Ids of :data:`KAFKA_BUGS` answered as Kafka documents instead of as the release did
     (only bugs the release has; :func:`profile_for` drops the others)."""
 
@@ -154,6 +154,16 @@ class Profile:
         """A stored ACL whose permission is UNKNOWN: StandardAuthorizer treats it
         as DENY when it applies; AclAuthorizer ignores it."""
         return self.is_standard
+
+    @cached_property
+    def compares_stored_principal_text(self) -> bool:
+        """StandardAuthorizer 3.2.x compared a stored ACL's principal with the caller's as text
+        (``StandardAuthorizerData.java@3.2.3:369-370``), so one without a colon (only records can
+        hold it) never applies.  From 3.3.0 (KAFKA-13651, the audit-logging change) it parses the
+        stored principal when it meets the ACL (``StandardAcl.kafkaPrincipal``,
+        ``StandardAcl.java@3.3.0:100-108``), which throws IllegalStateException for one without a
+        colon.  AclAuthorizer parses principals as it loads them and cannot hold such an ACL."""
+        return self.is_standard and not self.version.at_least("3.3.0")
 
     @cached_property
     def empty_prefix_matches_all(self) -> bool:
@@ -251,10 +261,10 @@ _INTRODUCED = {
 }
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def profile_for(
     version: str | KafkaVersion = DEFAULT_VERSION, flavour: str | Flavour = Flavour.STANDARD,
-    fixed: frozenset[str] = frozenset(), *, kafka_bugs: KafkaBugs = KafkaBugs.AS_RELEASED,
+    fixed: frozenset[str] = frozenset(), *, kafka_bugs: KafkaBugs | str = KafkaBugs.AS_RELEASED,
 ) -> Profile:
     """Build and validate a profile: the flavour must exist in that release.  Remembered (a
     profile is a frozen value, and the kit asks for one per reference it configures, a few per
@@ -274,6 +284,7 @@ def profile_for(
         )
     if f is Flavour.ACL and v >= KafkaVersion(4, 0, 0):
         raise AclValueError("flavour", "acl", f"AclAuthorizer was removed in 4.0.0 (asked for {v})")
+    kafka_bugs = KafkaBugs.parse(kafka_bugs)
     unknown = set(fixed) - _BUG_IDS
     if unknown:
         raise AclValueError("kafka bug", ", ".join(sorted(unknown)), f"known: {', '.join(sorted(_BUG_IDS))}")

@@ -25,7 +25,7 @@ from kafka_conformance.reference.acl.values import (
     PatternType,
 )
 from kafka_conformance.reference.authorizer.config import AuthorizerConfig
-from kafka_conformance.reference.authorizer.decide import IMPLIED_BY, _default, error_decision
+from kafka_conformance.reference.authorizer.decide import IMPLIED_BY, _default, error_decision, unparseable_met_first
 from kafka_conformance.reference.authorizer.decision import (
     Action,
     AuthorizationResult,
@@ -34,7 +34,6 @@ from kafka_conformance.reference.authorizer.decision import (
     Rule,
 )
 from kafka_conformance.reference.authorizer.profiles import Profile
-from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.reference.indexed.by_type import principal_key
 from kafka_conformance.reference.indexed.index import Bucket, PrincipalKey, TypeIndex
 from kafka_conformance.reference.indexed.lookup import (
@@ -120,19 +119,19 @@ def _evaluate(
     unknown_denies = flags.unknown_permission_denies
     host = context.host
     hosts = (host,) if host == "*" else (host, "*")
-    own = principal_key(context.principal)
+    # 3.2.x compared the stored text with the caller's: the stored principals whose parse equals
+    # the parse of the caller's text (parsing splits at the first colon, so that is text equality).
+    own = principal_key(parse_principal(str(context.principal)) if flags.text_principals else context.principal)
     principals = (_WILDCARD_KEY,) if own is None else (own, _WILDCARD_KEY)
     denies: list[tuple[int, int, AclBinding]] = []
     allows: list[tuple[int, int, AclBinding]] = []
-    bad: tuple[int, int, AclBinding] | None = None
+    bad: list[AclBinding] = []
     for g, group in enumerate(groups):
         for bucket in group:
-            for seq, acl in bucket.bad.items():
+            for acl in bucket.bad.values():
                 permission = acl.entry.permission_type
                 if unknown_denies or permission is ALLOW or permission is DENY:
-                    if bad is None or (g, seq) < bad[:2]:
-                        bad = (g, seq, acl)
-                    break  # later entries of this bucket come after it
+                    bad.append(acl)
             for principal in principals:
                 by_host = bucket.who.get(principal)
                 if by_host is None:
@@ -141,13 +140,12 @@ def _evaluate(
                     sub = by_host.get(h)
                     if sub is not None:
                         _collect(sub, g, operation, implied, unknown_denies, allows, denies)
-    if bad is not None:
-        try:
-            parse_principal(bad[2].entry.principal)
-        except AclValueError as exc:
-            return error_decision(
-                "illegal-state", f"stored ACL has an unparseable principal: {exc}"
-            )
+    if bad and not flags.text_principals:  # 3.2.x compared the text: such an ACL never applies
+        # Rare (only records hold one): the spec's own rule over R, in its order.
+        failed = unparseable_met_first(r_tuple(index, groups, name, flags), bad, [d[2] for d in denies], name,
+                                       flags.shadowing)
+        if failed is not None:
+            return failed
     if denies:
         return Decision(DENIED, Rule.DENY_ACL, _ordered(denies))
     if allows:

@@ -48,6 +48,7 @@ class Flags:
         "shadowing",
         "single_char",
         "star_skip",
+        "text_principals",
         "unknown_pattern_prefix",
         "unknown_permission_denies",
     )
@@ -55,6 +56,7 @@ class Flags:
     def __init__(self, profile: Profile) -> None:
         self.rejects_non_literal = profile.rejects_non_literal_actions
         self.session_throws = profile.wildcard_principal_session_throws
+        self.text_principals = profile.compares_stored_principal_text
         self.shadowing = profile.prefix_shadowing_bug
         self.single_char = profile.single_char_prefix_bug
         self.empty_prefix_all = profile.empty_prefix_matches_all

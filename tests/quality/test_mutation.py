@@ -96,10 +96,12 @@ def test_what_is_claimed_outside_the_protocol_is_never_run_by_a_served_reference
     for n, served in enumerate(judged_under()):
         out = tmp_path / f"entered-{n}.json"
         variant = ["--by-type", served.by_type.value] if served.by_type else []
+        variant += ["--kafka-bugs", served.kafka_bugs.value]
         p = served.profile
         command = [sys.executable, str(helper), str(out), *variant, f"reference:{p.version}:{p.flavour.value}"]
         try:
-            report = check_authorizer("cmd:" + shlex.join(command), settings=settings(phases=[Phase.explicit], database=None))
+            report = check_authorizer("cmd:" + shlex.join(command), settings=settings(phases=[Phase.explicit], database=None),
+                                      kafka_bugs=served.kafka_bugs.value)
         finally:
             close_shared_sessions()
         assert all(r.status.value in ("passed", "skipped") for r in report.results), served

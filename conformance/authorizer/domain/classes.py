@@ -61,6 +61,8 @@ DOMAIN: tuple[DomainClass, ...] = (
        "hostile"),
     _c("principal:odd-syntax", "a principal with an empty name or a second colon (User:, User:a:b)", "hostile"),
     _c("principal:wildcard-session", "a question asked as the session principal User:* (KAFKA-17759)", "hostile"),
+    _c("principal:colonless-stored", "an ACL on the resource asked whose principal has no colon (only records hold "
+       "one; KAFKA-13651)", "hostile", "standard"),
     # -- hosts --------------------------------------------------------------------------
     _c("host:exact", "an ACL for the caller's own host applied"),
     _c("host:other", "an ALLOW for the caller on the resource from another host, nothing else applying"),
@@ -140,6 +142,8 @@ DOMAIN: tuple[DomainClass, ...] = (
        "records"),
     # -- authorize_by_resource_type -----------------------------------------------------------------
     _c("by-type:no-acl", "by type, no ACL of the type for the caller", "by-type"),
+    _c("by-type:colonless-stored", "by type, an ACL of the type from the caller's host whose principal has no colon "
+       "(only records hold one)", "by-type", "hostile", "standard"),
     _c("by-type:literal-allow", "by type, a LITERAL ALLOW of the type for the caller", "by-type"),
     _c("by-type:prefix-deny-over-allow", "by type, a PREFIXED DENY covering a caller's ALLOW's name",
        "by-type", "prefixed"),

@@ -162,6 +162,8 @@ def _question(query: Query, action: Action, acls: list[AclBinding], supers: set[
         for acl in same_type:
             _near_misses(acl, resource.name, caller, ctx, action.operation, profile, found)
     _match_traits(on_resource, resource.name, found)
+    if any(":" not in a.entry.principal for a in on_resource):
+        found.add("principal:colonless-stored")
     for acl in on_resource:
         _entry_traits(acl, applying, ctx, caller, action.operation, found)
     denies = [a for a in applying if a.entry.permission_type is DENY]
@@ -314,6 +316,9 @@ def _by_type(ctx: RequestContext, op: AclOperation, rtype: ResourceType, acls: l
            and a.entry.principal in (str(ctx.principal), WILDCARD_PRINCIPAL) and a.entry.host not in (WILDCARD_HOST, ctx.host)
            and a.entry.operation in (op, AclOperation.ALL) for a in acls):
         found.add("by-type:allow-for-another-host")
+    if any(a.pattern.resource_type is rtype and a.entry.host in (WILDCARD_HOST, ctx.host) and ":" not in a.entry.principal
+           for a in acls):
+        found.add("by-type:colonless-stored")
     if not mine:
         found.add("by-type:no-acl")
         return

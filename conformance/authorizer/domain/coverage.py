@@ -171,6 +171,13 @@ def _principals() -> list[Scenario]:
     # The caller's own odd principals, against exact ALLOWs for their look-alikes.
     for caller, held in (("User:ALICE", ALICE), ("User:a:b", "User:a"), ("User:", ALICE)):
         cases.append(_case([_acl(ALLOW, held), _acl(ALLOW, ANYONE, operation=WRITE)], [_read(caller)]))
+    # A stored principal without a colon (only records hold one): 3.3.0 and later fail the question
+    # (KAFKA-13651), 3.2.x never applies the ACL.
+    # Kafka parses each as its walk meets it and stops at a DENY that applies: "User:alice" sorts
+    # before "alice", so a DENY for the caller decides before the colonless ALLOW is met.
+    cases.append(_case([_acl(ALLOW, "alice", operation=READ)], [_read()]))
+    cases.append(_case([_acl(ALLOW, operation=READ), _acl(DENY, "alice", operation=READ)], [_read()]))
+    cases.append(_case([_acl(ALLOW, "alice", operation=READ), _acl(DENY, operation=READ)], [_ask([(READ, TOPIC, NAME)])]))
     # The session principal User:* (KAFKA-17759: StandardAuthorizer 4.0 onwards throws for it,
     # a super user excepted): a verdict says when a divergence is that bug of Kafka's.
     for acls, props in (([_acl(ALLOW, ANYONE, operation=READ)], ()), ([_acl(ALLOW, operation=READ)], ()),
@@ -266,6 +273,10 @@ def _by_type(prefixed: bool) -> list[Scenario]:
         [_acl(ALLOW, "Group:alice", operation=READ)],
         # An ACL for another host first: the scan passes over it to the one that applies.
         [_acl(ALLOW, name="bar", host=OTHER_HOST, operation=READ), _acl(ALLOW, operation=READ)],
+        # A stored principal without a colon (only records hold one): the scan parses it and fails,
+        # unless its host is another (the host is looked at first).
+        [_acl(ALLOW, operation=READ), _acl(ALLOW, "alice", name="bar", operation=READ)],
+        [_acl(ALLOW, operation=READ), _acl(ALLOW, "alice", name="bar", host=OTHER_HOST, operation=READ)],
     ]
     if prefixed:
         sets += [
@@ -274,8 +285,12 @@ def _by_type(prefixed: bool) -> list[Scenario]:
             [_acl(ALLOW, operation=READ), _acl(DENY, name="fo", pattern=PREFIXED, operation=READ)],
             [_acl(ALLOW, name="fo", pattern=PREFIXED, operation=READ), _acl(DENY, operation=READ),
              _acl(ALLOW, name="bar", operation=READ), _acl(DENY, name="b", pattern=PREFIXED, operation=READ)],
-            # The empty PREFIXED name covers every name (StandardAuthorizer; hostile: only records hold it).
+            # The empty PREFIXED name covers every name (StandardAuthorizer; hostile: only records hold it);
+            # as a DENY it denies the probe, yet the scan after it looks only at non-empty prefixes.
             [_acl(ALLOW, name="", pattern=PREFIXED, operation=READ)],
+            [_acl(ALLOW, name="fo", pattern=PREFIXED, operation=READ), _acl(DENY, name="", pattern=PREFIXED,
+                                                                           operation=READ)],
+            [_acl(ALLOW, operation=READ), _acl(DENY, name="", pattern=PREFIXED, operation=READ)],
             # A PREFIXED DENY exactly as long as the ALLOW's name still covers it.
             [_acl(ALLOW, operation=READ), _acl(DENY, pattern=PREFIXED, operation=READ)],
             # Only a name the ACLs do not spell is allowed ("fb"): the ground truth must invent it.

@@ -42,13 +42,13 @@ def modelled_profiles() -> Iterator[Profile]:
                 continue  # the flavour did not ship in that release
 
 
-def agreement_of(prop: Property, scenario: Scenario, caps: Capabilities, anomaly: str, actual: str) -> Agreement:
+def agreement_of(prop: Property, scenario: Scenario, caps: Capabilities, d: Divergence) -> Agreement:
     """Ask ``scenario`` of the reference of every modelled release, judged as ``caps`` judges the
     implementation, and sort the releases by whether they fail it as the implementation did.  A
     release that cannot be asked the case (a method it lacks) or fails it otherwise is in neither."""
     alike, expected = [], []
     for profile in modelled_profiles():
-        answer = _answers(prop, scenario, caps, profile, anomaly, actual)
+        answer = _answers(prop, scenario, caps, profile, d)
         if answer is _Answer.ALIKE:
             alike.append(str(profile))
         elif answer is _Answer.EXPECTED:
@@ -56,7 +56,7 @@ def agreement_of(prop: Property, scenario: Scenario, caps: Capabilities, anomaly
     return Agreement(tuple(alike), tuple(expected))
 
 
-def kafka_bug_of(prop: Property, scenario: Scenario, caps: Capabilities, anomaly: str, actual: str) -> KafkaOwnBug | None:
+def kafka_bug_of(prop: Property, scenario: Scenario, caps: Capabilities, d: Divergence) -> KafkaOwnBug | None:
     """The bug of Kafka's (:data:`KAFKA_BUGS`) whose toggling alone makes the claimed release answer
     ``scenario`` as the implementation did, judged as ``caps`` judges it; None when there is none.
     Held to the release as shipped, each of its bugs is fixed in turn (the implementation answers as
@@ -64,7 +64,7 @@ def kafka_bug_of(prop: Property, scenario: Scenario, caps: Capabilities, anomaly
     profile = caps.profile()
     for bug in profile.bugs():
         toggled = profile_for(profile.version, profile.flavour, profile.fixed ^ {bug.id})
-        if _answers(prop, scenario, caps, toggled, anomaly, actual) is _Answer.ALIKE:
+        if _answers(prop, scenario, caps, toggled, d) is _Answer.ALIKE:
             follows = KafkaBugs.DOCUMENTED if bug.id in toggled.fixed else KafkaBugs.AS_RELEASED
             return KafkaOwnBug(f"{profile.version} ({profile.flavour.value})", bug.id, bug.what, follows)
     return None
@@ -76,15 +76,15 @@ class _Answer(enum.Enum):
     OTHERWISE = "otherwise"
 
 
-def _answers(prop: Property, scenario: Scenario, caps: Capabilities, profile: Profile, anomaly: str,
-             actual: str) -> _Answer:
+def _answers(prop: Property, scenario: Scenario, caps: Capabilities, profile: Profile, found: Divergence) -> _Answer:
     """How the reference of ``profile`` answers the case, judged as ``caps`` judges the
-    implementation: as the implementation did (the same anomaly and actual answer), as expected,
-    or otherwise (another failure, or a method the release lacks)."""
+    implementation: as the implementation did (the same question, anomaly and actual answer), as
+    expected, or otherwise (another failure, or a method the release lacks)."""
     try:
         prop.check(CheckContext(functools.partial(ReferenceTarget, profile), caps), scenario)
     except CaseFailed as exc:
-        alike = (exc.divergence.anomaly, exc.divergence.actual) == (anomaly, actual)
+        d = exc.divergence
+        alike = (d.question, d.anomaly, d.actual) == (found.question, found.anomaly, found.actual)
         return _Answer.ALIKE if alike else _Answer.OTHERWISE
     except TargetCrashed:
         return _Answer.OTHERWISE
