@@ -102,7 +102,7 @@ class ZooAuthorizer:
     def covers(self, rtype: str, ptype: str, rname: str, asked_type: str, name: str) -> bool:
         if rtype != asked_type:
             return False
-        if ptype == "PREFIXED":
+        if ptype in ("PREFIXED", "UNKNOWN"):  # an unknown pattern type is looked up as a prefix
             return name.startswith(rname)
         if rname == "*":
             # StandardAuthorizer never consults '*' for other names that begin with '*'.
@@ -143,7 +143,7 @@ class ZooAuthorizer:
                 raise BadStoredPrincipal(f"stored principal {who!r} has no colon")
             if not (self.same_principal(who, caller) and self.same_host(where, host)):
                 continue
-            if permission == "DENY" and self.denies(what, op):
+            if permission != "ALLOW" and self.denies(what, op):  # UNKNOWN counts as DENY
                 return False
             if permission == "ALLOW" and self.grants(what, op):
                 granted = True

@@ -78,7 +78,9 @@ class MyAuthorizer:
                 continue
             # Kafka's StandardAuthorizer never consults LITERAL '*' for a name that begins with '*'.
             wildcard = rname == "*" and not name.startswith("*")
-            if (pattern == "LITERAL" and (rname == name or wildcard)) or (pattern == "PREFIXED" and name[: len(rname)] == rname):
+            # A pattern type this release does not know (UNKNOWN, from a record) is looked up as a prefix.
+            prefix = pattern in ("PREFIXED", "UNKNOWN")
+            if (pattern == "LITERAL" and (rname == name or wildcard)) or (prefix and name[: len(rname)] == rname):
                 out.append(rule)
         return out
 
@@ -109,7 +111,7 @@ class MyAuthorizer:
                 continue
             if where != host and where != "*":
                 continue
-            if perm == "DENY":
+            if perm != "ALLOW":  # DENY, and a permission this release does not know (UNKNOWN), deny
                 if what in (op, "ALL"):
                     return False
             elif what in (op, "ALL") or what in IMPLIES.get(op, ()):

@@ -105,6 +105,12 @@ DOMAIN: tuple[DomainClass, ...] = (
     _c("op:all", "an ACL for ALL applied"),
     _c("op:implied-allow", "an ALLOW of an implying operation granted DESCRIBE or DESCRIBE_CONFIGS"),
     _c("op:implied-deny", "a DENY of an implying operation on the resource, asked the implied one"),
+    _c("op:unknown-stored", "an ACL on the resource whose operation is UNKNOWN (a code the release does not know: "
+       "only records hold one)", "hostile", "standard"),
+    _c("decision:unknown-permission", "an applying ACL whose permission is UNKNOWN, which StandardAuthorizer "
+       "counts as a DENY (only records hold one)", "hostile", "standard"),
+    _c("name:unknown-pattern", "an ACL on the resource whose pattern type is UNKNOWN, which StandardAuthorizer's "
+       "lookup takes as a prefix (only records hold one)", "hostile", "standard"),
     _c("op:unrelated", "an ALLOW for the caller on the resource for an operation that does not cover the asked one"),
     # -- how the question was decided ----------------------------------------------------------
     _c("decision:deny", "a DENY ACL decided"),

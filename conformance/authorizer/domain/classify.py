@@ -164,6 +164,12 @@ def _question(query: Query, action: Action, acls: list[AclBinding], supers: set[
     _match_traits(on_resource, resource.name, found)
     if any(":" not in a.entry.principal for a in on_resource):
         found.add("principal:colonless-stored")
+    if any(a.entry.operation is AclOperation.UNKNOWN for a in on_resource):
+        found.add("op:unknown-stored")
+    if any(a.pattern.pattern_type is PatternType.UNKNOWN for a in on_resource):
+        found.add("name:unknown-pattern")
+    if any(a.entry.permission_type is AclPermissionType.UNKNOWN for a in applying):
+        found.add("decision:unknown-permission")
     for acl in on_resource:
         _entry_traits(acl, applying, ctx, caller, action.operation, found)
     denies = [a for a in applying if a.entry.permission_type is DENY]

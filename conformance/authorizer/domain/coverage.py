@@ -159,6 +159,24 @@ def _edge_names(standard: bool, prefixed: bool) -> list[Scenario]:
     return cases
 
 
+def _unknown_values(standard: bool) -> list[Scenario]:
+    """Stored ACLs holding UNKNOWN, the value a release decodes a code it does not know to (only records
+    hold one; StandardAuthorizer only): a permission that counts as DENY, an operation nothing asks, a
+    pattern type the lookup takes as a prefix."""
+    if not standard:
+        return []
+    unknown_permission = AclPermissionType.UNKNOWN
+    read, everyone = [_ask([(READ, TOPIC, NAME)])], ((ALLOW_EVERYONE, "true"),)
+    return [
+        _case([_acl(ALLOW, operation=READ), _acl(unknown_permission, operation=READ)], read),
+        _case([_acl(unknown_permission, operation=READ)], read, everyone),
+        _case([_acl(ALLOW, operation=AclOperation.UNKNOWN)], [_read()], everyone),
+        _case([_acl(ALLOW, name="fo", pattern=PatternType.UNKNOWN, operation=READ)],
+              [_ask([(READ, TOPIC, n)]) for n in (NAME, "fo", "f", "bar")]),
+        _case([_acl(DENY, name="f", pattern=PatternType.UNKNOWN, operation=READ), _acl(ALLOW, operation=READ)], read),
+    ]
+
+
 def _principals() -> list[Scenario]:
     """Step 6, the principal: an ACL for each kind of principal, asked by each kind of caller."""
     callers = (ALICE, BOB, "Group:alice", "ServiceAccount:alice")
@@ -355,7 +373,8 @@ def _families(prop: str, caps: Capabilities) -> list[Scenario]:
     types = [t for t in _TYPES if profile.supports(t)]
     if prop == "authorize":
         return [*_operations(ops), *_names(types, caps.prefixed), *_edge_names(profile.is_standard, caps.prefixed),
-                *_principals(), *_hosts(), *_precedence(), *_defaults(), *_super_users(), *_non_literal(caps.prefixed)]
+                *_principals(), *_hosts(), *_precedence(), *_defaults(), *_super_users(), *_non_literal(caps.prefixed),
+                *_unknown_values(profile.is_standard)]
     if prop in ("by-type", "by-type-witness"):
         return _by_type(caps.prefixed)
     if prop == "listing":
