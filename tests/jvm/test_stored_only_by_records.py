@@ -1,4 +1,4 @@
-"""A stored ACL whose principal has no colon (only records hold one), judged by real Kafka.
+"""Stored ACLs only records hold, judged by real Kafka: a principal without a colon, UNKNOWN values.
 
 3.2.x compared the stored principal's text with the caller's, so such an ACL never applies;
 from 3.3.0 (KAFKA-13651) StandardAuthorizer parses it as its walk meets it and throws, unless a
@@ -89,3 +89,43 @@ def _expects_error(spec: str, scenario: Scenario) -> bool:
     reference.complete_initial_load()
     (decision,) = reference.authorize(ALICE, scenario.queries[0].actions)
     return decision.error == "illegal-state"
+
+
+UNKNOWN_PATTERNS = [("foo", LITERAL), ("*", LITERAL), ("f", PREFIXED), ("fo", PatternType.UNKNOWN),
+                    ("foo", PatternType.UNKNOWN), ("", PREFIXED), ("bar", LITERAL)]
+
+
+def _unknown_cases(seed: int, count: int) -> list[Scenario]:
+    """Random sets holding UNKNOWN operations, permissions or pattern types (what a release decodes a
+    code it does not know to), under either default."""
+    rnd = random.Random(seed)
+    unknown = (AclOperation.UNKNOWN, AclPermissionType.UNKNOWN, PatternType.UNKNOWN)
+    cases = []
+    while len(cases) < count:
+        acls = {AclBinding(ResourcePattern(ResourceType.TOPIC, *rnd.choice(UNKNOWN_PATTERNS)),
+                           AccessControlEntry(rnd.choice(["User:alice", "User:*", "User:bob"]), "*",
+                                              rnd.choice([AclOperation.READ, AclOperation.ALL, AclOperation.UNKNOWN,
+                                                          AclOperation.DESCRIBE]),
+                                              rnd.choice([AclPermissionType.ALLOW, AclPermissionType.DENY,
+                                                          AclPermissionType.UNKNOWN])))
+                for _ in range(rnd.randint(1, 4))}
+        if not any(v in unknown for a in acls for v in (a.entry.operation, a.entry.permission_type,
+                                                          a.pattern.pattern_type)):
+            continue
+        asked = Action(rnd.choice([AclOperation.READ, AclOperation.DESCRIBE, AclOperation.WRITE]),
+                       ResourcePattern(ResourceType.TOPIC, "foo"))
+        cases.append(Scenario(properties=(("allow.everyone.if.no.acl.found", rnd.choice(["true", "false"])),),
+                              acls=tuple((f"acl-{i}", b) for i, b in enumerate(acls)), queries=(Query(ALICE, (asked,)),)))
+    return cases
+
+
+@pytest.mark.parametrize("spec", ["kafka:3.2.3", "kafka:3.3.2", "kafka:4.3.1"])
+def test_real_kafka_answers_unknown_stored_values_as_the_reference_of_its_release(spec: str) -> None:
+    reason = not_runnable_reason(parse_kafka_target(spec.removeprefix("kafka:")))
+    if reason is not None:
+        pytest.skip(f"{spec}: {reason}")
+    target = resolve_target(spec)
+    differ = [r.counterexample for r in (run_property_once("authorize", target, s) for s in _unknown_cases(29, 40))
+              if r.status is not Status.PASSED]
+    assert not differ, differ[:3]
+
