@@ -84,6 +84,8 @@ def _mutants(args: argparse.Namespace) -> int:
                                        on_start=lambda line: print(line, file=sys.stderr, flush=True))
     except ValueError as exc:
         return _usage(str(exc))
+    except mutation.CosmicRayFailed as exc:  # the tool, not the kit: say so, with its own words
+        return _usage(f"the mutation run has no verdict: {exc}")
     print(mutation.to_text(result))
     if args.report_json is not None:
         types.write_file(args.report_json, json.dumps(attrs.asdict(result), indent=2, default=str))

@@ -70,6 +70,7 @@ from kafka_conformance.selftest.mutation_skips import Span, not_run_reason, scop
 
 __all__ = [
     "MUTATED",
+    "CosmicRayFailed",
     "MutantResult",
     "MutationRun",
     "Outcome",
@@ -279,10 +280,16 @@ def _what(result: PropertyResult) -> str:
     return result.reason or "failed"
 
 
+class CosmicRayFailed(RuntimeError):
+    """Cosmic Ray itself failed (its installation, its session file, its work folder): the run has no
+    verdict; the message ends with the tail of its stderr."""
+
+
 def _cosmic_ray(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     done = subprocess.run([sys.executable, "-m", "cosmic_ray.cli", *args], cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"cosmic-ray {' '.join(args)} failed (exit {done.returncode}): {done.stderr[-2000:]}")
+        raise CosmicRayFailed(f"cosmic-ray {' '.join(args)} failed (exit {done.returncode}) in {cwd}: "
+                              f"{done.stderr[-2000:]}")
     return done
 
 

@@ -34,3 +34,19 @@ def test_a_caught_mutant_scores_and_writes_json(tmp_path: Path, capsys: pytest.C
     assert "allow-beats-deny" in text and "1/1" in text and "score: 1/1" in text
     card = json.loads(out.read_text())
     assert card["catches"][0]["caught"] is True and card["baseline"][0]["conforms"] is True
+
+
+def test_a_failure_of_cosmic_ray_itself_is_a_clear_error_with_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """The tool failing (its session file, its work folder) gives no verdict: said so, in its own words,
+    never as an internal error of the kit."""
+    pytest.importorskip("cosmic_ray")
+    from kafka_conformance.selftest import mutation
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise mutation.CosmicRayFailed("cosmic-ray exec failed (exit 1) in /tmp/x: attempt to write a readonly database")
+
+    monkeypatch.setattr(mutation, "run_mutation", broken)
+    assert main(["selftest", "--mutants", "--module", "reference/acl/principal.py"]) == 2
+    err = capsys.readouterr().err
+    assert "the mutation run has no verdict" in err and "readonly database" in err and "internal error" not in err

@@ -23,7 +23,7 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.cases import Scenario
 from kafka_conformance.authorizer.driver import CaseFailed, TargetCrashed
 from kafka_conformance.authorizer.properties import Property
-from kafka_conformance.authorizer.report import Agreement, KafkaOwnBug
+from kafka_conformance.authorizer.report import Agreement, Divergence, KafkaOwnBug
 from kafka_conformance.authorizer.support import CheckContext
 from kafka_conformance.reference.authorizer.profiles import Flavour, KafkaBugs, Profile, profile_for
 from kafka_conformance.reference.errors import AclValueError
