@@ -16,7 +16,9 @@
  *   6. R empty -> allow.everyone.if.no.acl.found;
  *   7. any applying DENY (or unknown permission) -> DENIED, else ALLOW -> ALLOWED, else DENIED.
  * Applying: principal parsed first (unparseable -> IllegalStateException), then
- * host, then operation (ALL, equal, or implied for ALLOW only).
+ * host, then operation (ALL, equal, or implied for ALLOW only).  R is met in StandardAcl's
+ * order (names in reverse, then pattern type, operation, principal, host, permission), and
+ * the first applying DENY ends the walk, so an unparseable principal met after it never throws.
  */
 package kafka_conformance.jvm;
 
@@ -139,15 +141,18 @@ public class ListAuthorizer implements Authorizer {
             throw new IllegalArgumentException("duplicate element: User:*");
         }
         String host = ctx.clientAddress().getHostAddress();
-        boolean matched = false;
-        boolean denied = false;
-        boolean allowed = false;
+        List<AclBinding> onResource = new ArrayList<>();
         for (AclBinding acl : byId.values()) {
             ResourcePattern p = acl.pattern();
-            if (p.resourceType() != resource.resourceType() || !nameMatches(p, resource.name())) {
-                continue;
+            if (p.resourceType() == resource.resourceType() && nameMatches(p, resource.name())) {
+                onResource.add(acl);
             }
-            matched = true;
+        }
+        onResource.sort(STANDARD_ACL_ORDER);
+        boolean matched = !onResource.isEmpty();
+        boolean denied = false;
+        boolean allowed = false;
+        for (AclBinding acl : onResource) {
             AccessControlEntry e = acl.entry();
             boolean isAllow = e.permissionType() == AclPermissionType.ALLOW;
             if (!"User:*".equals(e.principal())) {
@@ -165,8 +170,11 @@ public class ListAuthorizer implements Authorizer {
                 continue;
             }
             if (operationMatches(e.operation(), action.operation(), isAllow)) {
-                denied |= !isAllow;
-                allowed |= isAllow;
+                if (!isAllow) {
+                    denied = true;
+                    break;
+                }
+                allowed = true;
             }
         }
         if (denied) {
@@ -177,6 +185,15 @@ public class ListAuthorizer implements Authorizer {
         }
         return matched || !allowEveryone ? AuthorizationResult.DENIED : AuthorizationResult.ALLOWED;
     }
+
+    /** StandardAcl.compareTo within one resource type. */
+    private static final java.util.Comparator<AclBinding> STANDARD_ACL_ORDER =
+        java.util.Comparator.<AclBinding, String>comparing(a -> a.pattern().name(), java.util.Comparator.reverseOrder())
+            .thenComparingInt(a -> a.pattern().patternType().code())
+            .thenComparingInt(a -> a.entry().operation().code())
+            .thenComparing(a -> a.entry().principal())
+            .thenComparing(a -> a.entry().host())
+            .thenComparingInt(a -> a.entry().permissionType().code());
 
     private static boolean nameMatches(ResourcePattern p, String name) {
         if (p.patternType() == PatternType.LITERAL) {

@@ -10,6 +10,7 @@ the KIPs do and a reader can check each flag against the release notes.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from functools import cached_property, lru_cache
 
 import attrs
@@ -87,6 +88,11 @@ implementation to the documentation instead (:func:`profile_for`'s ``fixed``).""
 _BUG_IDS = frozenset(b.id for b in KAFKA_BUGS)
 
 
+def _frozen(ids: Iterable[str]) -> frozenset[str]:
+    """Bug ids as a frozenset, whatever iterable was given (a set keeps a profile hashable)."""
+    return frozenset(ids)
+
+
 @attrs.frozen
 class Profile:
     """The semantics of one authorizer flavour in one Kafka release.
@@ -99,7 +105,7 @@ class Profile:
 
     version: KafkaVersion
     flavour: Flavour
-    fixed: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
+    fixed: frozenset[str] = attrs.field(default=frozenset(), converter=_frozen)
     """Ids of :data:`KAFKA_BUGS` answered as Kafka documents instead of as the release did
     (only bugs the release has; :func:`profile_for` drops the others)."""
 

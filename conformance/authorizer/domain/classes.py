@@ -61,8 +61,8 @@ DOMAIN: tuple[DomainClass, ...] = (
        "hostile"),
     _c("principal:odd-syntax", "a principal with an empty name or a second colon (User:, User:a:b)", "hostile"),
     _c("principal:wildcard-session", "a question asked as the session principal User:* (KAFKA-17759)", "hostile"),
-    _c("principal:colonless-stored", "an ACL on the resource asked whose principal has no colon (only records hold "
-       "one; KAFKA-13651)", "hostile", "standard"),
+    _c("principal:colonless-stored", "an ACL whose principal has no colon (only records hold one, and AclAuthorizer "
+       "none; KAFKA-13651)", "hostile", "standard"),
     # -- hosts --------------------------------------------------------------------------
     _c("host:exact", "an ACL for the caller's own host applied"),
     _c("host:other", "an ALLOW for the caller on the resource from another host, nothing else applying"),

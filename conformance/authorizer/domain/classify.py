@@ -127,6 +127,8 @@ def _acl_traits(acl: AclBinding, found: set[str]) -> None:
         found.add("name:probe")
     if acl.entry.host == "":
         found.add("host:empty")
+    if ":" not in acl.entry.principal:  # only records hold one, and only StandardAuthorizer can
+        found.add("principal:colonless-stored")
 
 
 def _applies(acl: AclBinding, context: RequestContext, op: AclOperation, profile: Profile) -> bool:
@@ -162,8 +164,6 @@ def _question(query: Query, action: Action, acls: list[AclBinding], supers: set[
         for acl in same_type:
             _near_misses(acl, resource.name, caller, ctx, action.operation, profile, found)
     _match_traits(on_resource, resource.name, found)
-    if any(":" not in a.entry.principal for a in on_resource):
-        found.add("principal:colonless-stored")
     if any(a.entry.operation is AclOperation.UNKNOWN for a in on_resource):
         found.add("op:unknown-stored")
     if any(a.pattern.pattern_type is PatternType.UNKNOWN for a in on_resource):
