@@ -26,10 +26,11 @@ def authorizer_rows() -> tuple[Row, ...]:
 
 def authorizer_column(report: AuthorizerReport, *, description: str = "") -> Column:
     flavour, _, release = report.profile.partition("@")
+    release, _, held = release.partition(" ")  # "4.3.0 as documented": the judge's choice, after the flavour
     return Column(
         suite="authorizer",
         target=report.target,
-        release=f"{release} {flavour}".strip() if release else report.profile,
+        release=" ".join(p for p in (release, flavour, held) if p) if release else report.profile,
         description=description,
         seed=report.seed,
         duration_s=report.duration_s,

@@ -68,6 +68,8 @@ class Plan:
     not_run: tuple[NotRun, ...] = ()
     demonstrations: tuple[str, ...] = ()
     """Authorizer target specs run as demonstrations (``--demo``): shown, never counted."""
+    kafka_bugs: str | None = None
+    """The authorizer suite's choice of answer where a release has a bug of its own (``--kafka-bugs``)."""
 
 
 def target_suites(spec: str) -> tuple[str, ...]:

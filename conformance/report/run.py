@@ -75,6 +75,7 @@ def run_report(
     timeout: float | None = None,
     progress: ProgressSink | None = None,
     demo: bool = False,
+    kafka_bugs: str | None = None,
 ) -> Report:
     """Run the chosen suites over their targets and return the :class:`Report`.
 
@@ -88,13 +89,16 @@ def run_report(
     and a note per target not run here and per column done.  Raises
     :class:`~.plan.ReportError` for bad input, before anything runs.  ``demo`` adds a
     planted bug as a demonstration column (:data:`~.plan.DEMONSTRATION`): its findings are on
-    the page, marked so, and never in the verdict or the exit code.
+    the page, marked so, and never in the verdict or the exit code.  ``kafka_bugs`` is the
+    authorizer suite's choice where a release has a bug of its own (``as-released`` or
+    ``documented``, :func:`~kafka_conformance.check_authorizer`).
     """
     if profile not in PROFILES:
         raise ReportError(f"unknown profile {profile!r}; profiles are {', '.join(PROFILES)}")
     depth = PROFILES[profile]
-    plan = make_plan(suites=suites, targets=targets, clients=clients, brokers=brokers, kafka_version=kafka_version,
-                     all_runnable=all_runnable, timeout=timeout, demo=demo)
+    plan = attrs.evolve(make_plan(suites=suites, targets=targets, clients=clients, brokers=brokers,
+                                  kafka_version=kafka_version, all_runnable=all_runnable, timeout=timeout, demo=demo),
+                        kafka_bugs=kafka_bugs)
     say = _Say(progress)
     for gone in plan.not_run:
         say.note(gone.suite, gone.target, f"not run here: {gone.reason}")
@@ -151,7 +155,8 @@ def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | 
     for target in plan.authorizers:
         try:
             report = check_authorizer(target, max_examples=depth.authorizer_examples, seed=seed,
-                                      failures_dir=saves / "authorizer" if saves is not None else None, progress=say.sink)
+                                      failures_dir=saves / "authorizer" if saves is not None else None, progress=say.sink,
+                                      kafka_bugs=plan.kafka_bugs)
         except TargetError as exc:
             release = str(target.capabilities.profile())
             columns.append(_done(say, unrunnable("authorizer", target.spec, release, str(exc), rows)))

@@ -102,3 +102,16 @@ def test_an_unknown_choice_is_a_usage_error() -> None:
     done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "check", "authorizer", "--target", "reference",
                            "--kafka-bugs", "fixed"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--kafka-bugs" in done.stderr
+
+
+def test_the_report_takes_the_choice_and_names_the_column_for_it(tmp_path: Path) -> None:
+    from kafka_conformance.report.run import run_report
+
+    report = run_report(suites=["authorizer"], targets=["reference:4.3.0"], profile="smoke", seed=0,
+                        kafka_bugs="documented", failures_dir=tmp_path)
+    (column,) = report.columns()
+    assert column.release == "4.3.0 standard as documented"
+    (finding,) = report.findings()
+    assert finding.divergence.kafka_bug.startswith("Kafka's own bug: this implementation answers as Kafka 4.3.0")
+    as_released = run_report(suites=["authorizer"], targets=["reference:4.3.0"], profile="smoke", seed=0)
+    assert as_released.columns()[0].release == "4.3.0 standard" and not as_released.findings()
