@@ -177,6 +177,29 @@ def _unknown_values(standard: bool) -> list[Scenario]:
     ]
 
 
+def _walk_order() -> list[Scenario]:
+    """Where StandardAuthorizer's walk meets a colonless ACL (it throws) against the first DENY that
+    applies (it stops): longer names first, a LITERAL name that only prefixes the asked one skipped,
+    a name that prefixes nothing sought past (3.2.0-3.3.0 stop there, KAFKA-14265), LITERAL `*` met
+    in the first pass, and within one name pattern type, then operation, then principal."""
+    bad = "alice"
+    deny, read = _acl(DENY, operation=READ), [_ask([(READ, TOPIC, NAME)])]
+    sets = [
+        [_acl(ALLOW, bad, name="f", pattern=PREFIXED, operation=READ), deny],
+        [_acl(ALLOW, bad, name="f", pattern=PREFIXED, operation=READ), _acl(DENY, name="*", operation=READ)],
+        [_acl(ALLOW, bad, name="", pattern=PREFIXED, operation=READ), _acl(DENY, name="*", operation=READ)],
+        [_acl(ALLOW, bad, name="", pattern=PREFIXED, operation=READ), _acl(DENY, name="f", pattern=PREFIXED, operation=READ),
+         _acl(ALLOW, BOB, name="fn", operation=READ)],
+        [_acl(ALLOW, bad, name="", pattern=PREFIXED, operation=READ), _acl(DENY, name="f", pattern=PREFIXED, operation=READ),
+         _acl(ALLOW, BOB, name="fo", operation=READ)],
+        [_acl(ALLOW, bad, operation=ALL), deny],
+        [_acl(ALLOW, bad, operation=READ), _acl(DENY, operation=ALL)],
+        [_acl(ALLOW, bad, pattern=PREFIXED, operation=READ), deny],
+        [_acl(ALLOW, bad, operation=READ), _acl(DENY, pattern=PREFIXED, operation=READ)],
+    ]
+    return [_case(acls, read) for acls in sets]
+
+
 def _principals() -> list[Scenario]:
     """Step 6, the principal: an ACL for each kind of principal, asked by each kind of caller."""
     callers = (ALICE, BOB, "Group:alice", "ServiceAccount:alice")
@@ -196,6 +219,7 @@ def _principals() -> list[Scenario]:
     cases.append(_case([_acl(ALLOW, "alice", operation=READ)], [_read()]))
     cases.append(_case([_acl(ALLOW, operation=READ), _acl(DENY, "alice", operation=READ)], [_read()]))
     cases.append(_case([_acl(ALLOW, "alice", operation=READ), _acl(DENY, operation=READ)], [_ask([(READ, TOPIC, NAME)])]))
+    cases += _walk_order()
     # The session principal User:* (KAFKA-17759: StandardAuthorizer 4.0 onwards throws for it,
     # a super user excepted): a verdict says when a divergence is that bug of Kafka's.
     for acls, props in (([_acl(ALLOW, ANYONE, operation=READ)], ()), ([_acl(ALLOW, operation=READ)], ()),
