@@ -159,6 +159,8 @@ _LENGTHS = ("CPython shares int objects below 257, and a name that starts with t
 _ACL_NO_UNKNOWN = ("how AclAuthorizer treats a stored UNKNOWN permission: the kit hands an acl-flavour target no "
                    "UNKNOWN values (domain classes op:unknown-stored, decision:unknown-permission and "
                    "name:unknown-pattern need standard), as it hands it no empty names")
+_BELOW_ZERO = ("UNKNOWN's code moved below zero: it aliases no member, the protocol carries names, and where codes "
+               "order ACLs (StandardAcl's order in decide.kafka_walk) it still sorts first")
 _LABEL = ("the text of a profile's name (reports, and the implementation's name in hello), which no answer "
           "carries; Profile.documented is read only there")
 _SHORTCUT = ("a shortcut that returns the value the general path computes too: with no bug named and the release "
@@ -347,6 +349,7 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     *(Equivalent(_PROFILES, "NumberReplacer", _ACL_AFTER, _RELEASES, after=_ACL_AFTER.replace("(4, 0, 0)", v))
       for v in ("( 5, 0, 0)", "(4, 1, 0)", "(4, -1, 0)", "(4, 0, 1)", "(4, 0, -1)")),
     _eq(_PROFILES, "ReplaceAndWithOr", 'return self.is_standard and self.version.at_least("3.3.0")', _DECLARED),
+    Equivalent(_VALUES, "NumberReplacer", "UNKNOWN = 0", _BELOW_ZERO, after="UNKNOWN = -1"),
     # UNKNOWN values reach only StandardAuthorizer targets (their domain classes need standard).
     _eq(_PROFILES, "RemoveDecorator", "@cached_property", _ACL_NO_UNKNOWN, "Profile.non_allow_deny_permission_denies"),
     Equivalent(_DECIDE, "ReplaceFalseWithTrue", "return False", _ACL_NO_UNKNOWN, scope="acl_applies",
@@ -370,12 +373,12 @@ EQUIVALENT: tuple[Equivalent, ...] = (
 )
 """Reviewed: the mutants no input can tell from the reference, each with the reason."""
 
-_UNKNOWN = ("moving the code of UNKNOWN or ANY makes the two one member (an enum alias); only a listing filter "
-            "holding UNKNOWN, which the suite never sends, would tell them apart")
+_UNKNOWN = ("moving ResourceType's code of UNKNOWN or ANY makes the two one member (an enum alias); only an ACL "
+            "or a filter holding the UNKNOWN resource type, which the suite never sends, would tell them apart")
 
 KNOWN_GAPS: tuple[KnownGap, ...] = (
     # Moving the code of UNKNOWN or ANY makes the two one member (an enum alias): only UNKNOWN values tell.
-    KnownGap(_VALUES, "NumberReplacer", "UNKNOWN = 0", _UNKNOWN),
-    KnownGap(_VALUES, "NumberReplacer", "ANY = 1", _UNKNOWN, after="ANY = 0"),
+    KnownGap(_VALUES, "NumberReplacer", "UNKNOWN = 0", _UNKNOWN, after="UNKNOWN = 1", scope="ResourceType"),
+    KnownGap(_VALUES, "NumberReplacer", "ANY = 1", _UNKNOWN, after="ANY = 0", scope="ResourceType"),
 )
 """Reviewed: the survivors the suite cannot catch yet, each with the input it lacks."""

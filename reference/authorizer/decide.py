@@ -207,7 +207,8 @@ def kafka_walk(on_resource: Sequence[AclBinding], name: str, shadowing: bool) ->
     asked = _java_order(name)
 
     def start(at: bytes, pattern: PatternType) -> int:  # tailSet(exemplar, true)
-        return bisect.bisect_left(keys, (_Descending(at), pattern.value, 0, b"", b"", 0))
+        return bisect.bisect_left(keys, (_Descending(at), pattern.value, AclOperation.UNKNOWN.value, b"", b"",
+                                         AclPermissionType.UNKNOWN.value))
 
     def section(i: int) -> Iterator[AclBinding]:
         while i < len(ordered):
