@@ -135,9 +135,6 @@ _PREFIX_BELOW = ("reached only when the ACL's name is a prefix of the asked name
                  "and a proper prefix sorts below the name, so `<` and `!=` agree")
 _STAR_ORDER = ("the order of the `*` ACLs only orders the ACLs a decision lists; which ACLs match, and so the "
                "answer, is the same (a stable sort keeps the input order when the keys tie)")
-_ABOVE_STAR = ("the wildcard walk adds, after the `*` entries, names that sort above `*`; walked in descending "
-               "order it stops at the first that is not a prefix of the asked name, as the first walk does, so it "
-               "finds no ACL the first walk did not")
 _ACL_EMPTY_NAME = ("AclAuthorizer keeps ACLs in ZooKeeper znodes named after the resource and can hold no empty "
                    "name, so the kit hands an acl-flavour target none (domain class name:empty needs standard)")
 _SAME_VALUE = "re-wraps a principal as a plain KafkaPrincipal of the same type and name: equal either way"
@@ -273,10 +270,6 @@ EQUIVALENT: tuple[Equivalent, ...] = (
         _ACL_EMPTY_NAME),
     _eq(_DECIDE, "ReplaceComparisonOperator_Eq_Is",
         "(a for a in same_type if a.pattern.name == WILDCARD_RESOURCE and a.pattern.pattern_type in order),", _ONE_CHAR),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_Gt",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _ABOVE_STAR),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_IsNot",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _ABOVE_STAR),
     _eq(_DECIDE, "ReplaceComparisonOperator_Is_Eq",
         "same_type = [a for a in acls if a.pattern.resource_type is resource.resource_type]", _ENUM_PAIR),
     _eq(_DECIDE, "ReplaceComparisonOperator_NotEq_IsNot",
@@ -288,16 +281,8 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     _eq(_DECIDE, "ReplaceComparisonOperator_NotEq_Gt",
         "return profile.star_names_skip_wildcard_literal and name.startswith(WILDCARD_RESOURCE) and name != WILDCARD_RESOURCE",
         "a name that starts with '*' and is not '*' is longer, so it sorts above '*': `>` is `!=` here"),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_GtE",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _ABOVE_STAR),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_Is",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _STAR_TAIL),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_Eq",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _STAR_TAIL),
     _eq(_DECIDE, "ReplaceContinueWithBreak",
         "continue  # the LITERAL '*' entry was evaluated and the walk went on", _STAR_TAIL),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_NotEq",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _ABOVE_STAR),
     # -- reference/authorizer/decision.py ------------------------------------------------------------
     _eq(_DECISION, "AddNot", "if type(principal) is KafkaPrincipal:", _SAME_VALUE),
     _eq(_DECISION, "ReplaceComparisonOperator_Is_Eq", "if type(principal) is KafkaPrincipal:", _SAME_VALUE),

@@ -25,9 +25,7 @@ Steps (``decide``):
 
 from __future__ import annotations
 
-import bisect
-import functools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from kafka_conformance.reference.acl.principal import KafkaPrincipal, parse_principal
@@ -128,7 +126,7 @@ def decide(
             allows.append(acl)
         else:
             denies.append(acl)
-    failed = unparseable_met_first(on_resource, unparseable, denies, resource.name, profile.prefix_shadowing_bug)
+    failed = unparseable_met_first(on_resource, unparseable, denies)
     if failed is not None:
         return failed
     # 7. DENY wins, then ALLOW, else DENIED.
@@ -142,18 +140,18 @@ def decide(
 
 
 def unparseable_met_first(on_resource: Sequence[AclBinding], unparseable: Sequence[AclBinding],
-                          denies: Sequence[AclBinding], name: str, shadowing: bool) -> Decision | None:
+                          denies: Sequence[AclBinding]) -> Decision | None:
     """The error of a stored principal that does not parse, where Kafka meets it.
 
     StandardAuthorizer (3.3.0 onwards, KAFKA-13651) parses each ACL's principal as its walk
     meets it and stops at the first DENY that applies (``checkSection``,
     ``StandardAuthorizerData.java@3.9.0-rc3:385-434``).  So the question fails only when an
     unparseable ACL is met before every applying DENY; otherwise that DENY decides.  Only records
-    hold such an ACL, so this runs rarely and follows the walk itself (:func:`kafka_walk`)."""
+    hold such an ACL, so this runs rarely and follows the walk's order (:func:`kafka_walk`)."""
     if not unparseable:
         return None
     bad, deny = set(unparseable), set(denies)
-    for acl in kafka_walk(on_resource, name, shadowing):
+    for acl in kafka_walk(on_resource):
         if acl in deny:
             return None
         if acl in bad:
@@ -164,79 +162,20 @@ def unparseable_met_first(on_resource: Sequence[AclBinding], unparseable: Sequen
     return None
 
 
-@functools.total_ordering
-class _Descending:
-    """Bytes in reverse order: ``StandardAcl`` sorts resource names in reverse."""
+def kafka_walk(on_resource: Sequence[AclBinding]) -> list[AclBinding]:
+    """The ACLs of R in the order StandardAuthorizer's walk meets them.
 
-    __slots__ = ("text",)
-
-    def __init__(self, text: bytes) -> None:
-        self.text = text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Descending) and self.text == other.text
-
-    def __lt__(self, other: _Descending) -> bool:
-        return self.text > other.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-
-_KafkaKey = tuple[_Descending, int, int, bytes, bytes, int]
-
-
-def _kafka_key(acl: AclBinding) -> _KafkaKey:
-    """``StandardAcl.compareTo`` within one resource type (``StandardAcl.java@3.9.0-rc3:162-178``):
-    the name in reverse, then pattern type, operation, principal, host and permission by code,
-    strings compared as Java compares them (UTF-16 code units)."""
-    e = acl.entry
-    return (_Descending(_java_order(acl.pattern.name)), acl.pattern.pattern_type.value, e.operation.value,
-            _java_order(e.principal), _java_order(e.host), e.permission_type.value)
-
-
-def kafka_walk(on_resource: Sequence[AclBinding], name: str, shadowing: bool) -> Iterator[AclBinding]:
-    """The ACLs of R in the order StandardAuthorizer meets them: from the resource's name down the
-    reverse-sorted set, skipping LITERAL names that only prefix it, seeking past a name that is not
-    a prefix (stopping there instead in 3.2.0-3.3.0, KAFKA-14265), then the same from LITERAL
-    ``*`` (``StandardAuthorizerData.java@3.9.0-rc3:341-367``).  A LITERAL ``*`` ACL met in the
-    first pass is met again in the second, as in Kafka.  Names are compared in UTF-16 code units,
-    as ``matchesUpTo`` does."""
-    ordered = sorted(on_resource, key=_kafka_key)
-    keys = [_kafka_key(a) for a in ordered]
-    asked = _java_order(name)
-
-    def start(at: bytes, pattern: PatternType) -> int:  # tailSet(exemplar, true)
-        return bisect.bisect_left(keys, (_Descending(at), pattern.value, AclOperation.UNKNOWN.value, b"", b"",
-                                         AclPermissionType.UNKNOWN.value))
-
-    def section(i: int) -> Iterator[AclBinding]:
-        while i < len(ordered):
-            acl = ordered[i]
-            held = _java_order(acl.pattern.name)
-            upto = _units_in_common(asked, held)
-            if upto == len(held):
-                if acl.pattern.pattern_type is PatternType.LITERAL and upto != len(asked):
-                    i += 1
-                    continue
-            elif not (acl.pattern.name == WILDCARD_RESOURCE and acl.pattern.pattern_type is PatternType.LITERAL):
-                if shadowing:
-                    return
-                i = start(asked[:upto], PatternType.UNKNOWN)
-                continue
-            yield acl
-            i += 1
-
-    yield from section(start(asked, PatternType.UNKNOWN))
-    yield from section(start(_java_order(WILDCARD_RESOURCE), PatternType.LITERAL))
-
-
-def _units_in_common(a: bytes, b: bytes) -> int:
-    """``matchesUpTo``: the length, in bytes of UTF-16 code units, of the common prefix."""
-    n = 0
-    while n + 2 <= min(len(a), len(b)) and a[n:n + 2] == b[n:n + 2]:
-        n += 2
-    return n
+    The walk goes down the set sorted by ``StandardAcl.compareTo`` (names in reverse, then pattern
+    type, operation, principal, host and permission by code, strings as Java compares them;
+    ``StandardAcl.java@3.9.0-rc3:162-178``) from the asked name, then again from LITERAL ``*``
+    (``StandardAuthorizerData.java@3.9.0-rc3:341-367,385-434``).  What makes it skip, seek or (in
+    3.2.0-3.3.0) stop are names that do not match the asked one, and R holds none: only the ACLs
+    the walk reaches (:func:`matching_acls` models which).  So among R the walk meets them in that
+    sorted order, LITERAL ``*`` in its place (met again in the second pass, to no new effect)."""
+    by_fields = sorted(on_resource, key=lambda a: (a.pattern.pattern_type.value, a.entry.operation.value,
+                                                    _java_order(a.entry.principal), _java_order(a.entry.host),
+                                                    a.entry.permission_type.value))
+    return sorted(by_fields, key=lambda a: _java_order(a.pattern.name), reverse=True)  # stable: the fields stay
 
 
 def _default(config: AuthorizerConfig, rule: Rule, acls: tuple[AclBinding, ...] = ()) -> Decision:

@@ -142,8 +142,7 @@ def _evaluate(
                         _collect(sub, g, operation, implied, unknown_denies, allows, denies)
     if bad and not flags.text_principals:  # 3.2.x compared the text: such an ACL never applies
         # Rare (only records hold one): the spec's own rule over R, in its order.
-        failed = unparseable_met_first(r_tuple(index, groups, name, flags), bad, [d[2] for d in denies], name,
-                                       flags.shadowing)
+        failed = unparseable_met_first(r_tuple(index, groups, name, flags), bad, [d[2] for d in denies])
         if failed is not None:
             return failed
     if denies:
