@@ -25,6 +25,7 @@ from collections.abc import Iterable
 import attrs
 
 from kafka_conformance.authorizer.cases import BatchStep, ByTypeQuery, Query, Scenario, SnapshotStep
+from kafka_conformance.authorizer.domain.classify import super_users_in
 from kafka_conformance.reference.acl.values import (
     WILDCARD_HOST,
     WILDCARD_PRINCIPAL,
@@ -74,7 +75,7 @@ def signature_of(prop: str, scenario: Scenario, method: str, question: str, expe
     the divergence's own texts; ``method`` names the method they are about."""
     expected, actual = _answers(method, expected, actual)
     asked = _asked(scenario, question)
-    supers = {p.strip() for p in dict(scenario.properties).get(SUPER_USERS_KEY, "").split(";") if p.strip()}
+    supers = super_users_in(scenario.properties)
     shape: list[str] = []
     if method == "configure":
         shape += [_setting(key, value) for key, value in scenario.properties]

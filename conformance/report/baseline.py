@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.report.model import CellStatus, Report
+from kafka_conformance.report.model import CellStatus, Divergence, Report
 
 __all__ = ["Comparison", "Found", "compare"]
 
@@ -44,6 +44,12 @@ class Comparison:
     """Cells that could not run in the baseline and ran now."""
     no_longer_run: tuple[Found, ...]
     """Cells that ran in the baseline and could not run now."""
+    by_anomaly: frozenset[str] = frozenset()
+    """Columns compared by anomaly (:func:`_without_signatures`)."""
+
+    def is_new(self, column: str, row: str, d: Divergence) -> bool:
+        """Whether this divergence of the compared report is one the baseline did not have."""
+        return _found(column, row, d, self.by_anomaly) in self.new
 
     @property
     def exit_code(self) -> int:
@@ -64,16 +70,20 @@ class Comparison:
         }
 
 
-def _divergences(report: Report, by_anomaly: set[str]) -> set[Found]:
-    return {Found(col.id, cell.row, d.anomaly if col.id in by_anomaly else d.identity)
-            for col, cell in report.cells() for d in cell.divergences}
+def _found(column: str, row: str, d: Divergence, by_anomaly: frozenset[str]) -> Found:
+    return Found(column, row, d.anomaly if column in by_anomaly else d.identity)
 
 
-def _without_signatures(*reports: Report) -> set[str]:
+def _divergences(report: Report, by_anomaly: frozenset[str]) -> set[Found]:
+    return {_found(col.id, cell.row, d, by_anomaly) for col, cell in report.cells() for d in cell.divergences}
+
+
+def _without_signatures(*reports: Report) -> frozenset[str]:
     """Columns where either report holds a divergence without a signature (a report written before
     signatures existed): those are compared by anomaly on both sides, or every divergence in them
     would read as one new and one fixed."""
-    return {col.id for report in reports for col, cell in report.cells() if any(not d.signature for d in cell.divergences)}
+    return frozenset(col.id for report in reports for col, cell in report.cells()
+                     if any(not d.signature for d in cell.divergences))
 
 
 def _ran(report: Report) -> tuple[set[Found], set[Found]]:
@@ -98,4 +108,5 @@ def compare(old: Report, new: Report, *, baseline: str = "") -> Comparison:
         fixed=tuple(sorted(f for f in before - after if Found(f.column, f.row) in ran_now)),
         now_run=tuple(sorted(missed_before & ran_now)),
         no_longer_run=tuple(sorted(ran_before & missed_now)),
+        by_anomaly=by_anomaly,
     )

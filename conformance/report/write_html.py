@@ -216,11 +216,12 @@ def _divergence(d: Divergence, new: bool) -> str:
     return "".join(parts)
 
 
-def _cell(column: Column, cell: Cell | None, new: set[Found]) -> str:
+def _cell(column: Column, cell: Cell | None, comparison: Comparison | None) -> str:
     if cell is None:
         return '<td class="not-applicable">' + _status(CellStatus.NOT_APPLICABLE) + " <small>(no such row for this target)</small></td>"
     body = [_status(cell.status) + _cases(cell.cases)]
-    body += [_divergence(d, Found(column.id, cell.row, d.identity) in new) for d in cell.divergences]
+    body += [_divergence(d, comparison is not None and comparison.is_new(column.id, cell.row, d))
+             for d in cell.divergences]
     extra = ([f"<p>{_e(cell.reason)}</p>"] if cell.reason else []) + [f"<p><small>note: {_e(n)}</small></p>" for n in cell.notes]
     if extra:
         label = "why" if cell.reason else "notes"
@@ -228,7 +229,7 @@ def _cell(column: Column, cell: Cell | None, new: set[Found]) -> str:
     return f'<td class="{cell.status.value}">{"".join(body)}</td>'
 
 
-def _suite(run: SuiteRun, new: set[Found]) -> str:
+def _suite(run: SuiteRun, comparison: Comparison | None) -> str:
     title = SUITE_TITLES.get(run.suite, run.suite)
     out = [f'<section id="suite-{_e(run.suite)}"><h2>{_e(title)}</h2>']
     if not run.columns:
@@ -248,7 +249,7 @@ def _suite(run: SuiteRun, new: set[Found]) -> str:
             quiet.append((row, next((c.reason for c in cells if c is not None and c.reason), "")))
             continue
         out.append(f'<tr id="{_e(run.suite)}-{_e(row.id)}"><th scope="row"><code>{_e(row.id)}</code><br>{_e(row.title)}</th>')
-        out += [_cell(col, cell, new) for col, cell in zip(run.columns, cells, strict=True)]
+        out += [_cell(col, cell, comparison) for col, cell in zip(run.columns, cells, strict=True)]
         out.append("</tr>")
     out.append("</tbody></table>")
     if quiet:
@@ -279,7 +280,6 @@ def _comparison(comparison: Comparison) -> str:
 
 
 def to_html(report: Report, comparison: Comparison | None = None) -> str:
-    new = set(comparison.new) if comparison is not None else set()
     legend = "".join(f"<span>{_status(s)}</span>" for s in CellStatus)
     meta = (f"profile {_e(report.profile)}, {_e(seed_text(report.seed))}, "
             f"kafka-conformance {_e(report.kit_version)}, generated {_e(report.generated_at)}")
@@ -302,7 +302,7 @@ def to_html(report: Report, comparison: Comparison | None = None) -> str:
     if comparison is not None:
         parts.append(_comparison(comparison))
     parts.append(_findings(report))
-    parts += [_suite(run, new) for run in report.suites]
+    parts += [_suite(run, comparison) for run in report.suites]
     if report.not_run:
         items = "".join(f"<li>{_e(n.suite)}: <code>{_e(n.target)}</code>: {_e(n.reason)}</li>" for n in report.not_run)
         parts.append(f'<section id="not-run"><h2>Left out by default</h2><ul>{items}</ul></section>')

@@ -297,6 +297,6 @@ def profile_for(
     released = Profile(v, f)
     if not fixed and kafka_bugs is KafkaBugs.AS_RELEASED:
         return released
-    has = frozenset(b.id for b in KAFKA_BUGS if getattr(released, b.flag))
+    has = frozenset(b.id for b in released.bugs())
     chosen = has if kafka_bugs is KafkaBugs.DOCUMENTED else has & fixed
     return Profile(v, f, chosen) if chosen else released

@@ -35,7 +35,7 @@ from kafka_conformance.reference.authorizer.profiles import Profile
 from kafka_conformance.reference.authorizer.records import AddAcl, RemoveAcl
 from kafka_conformance.reference.errors import AclValueError, ConfigError
 
-__all__ = ["classes_of"]
+__all__ = ["classes_of", "super_users_in"]
 
 ALLOW, DENY = AclPermissionType.ALLOW, AclPermissionType.DENY
 _IPV6_LOOPBACK = {"::1", "0:0:0:0:0:0:0:1"}
@@ -50,7 +50,7 @@ def classes_of(scenario: Scenario, profile: Profile) -> set[str]:
     except ConfigError:
         return found  # Kafka refuses the configuration: nothing else in the case is asked
     acls = list(scenario.bindings)
-    supers = _super_users(scenario.properties)
+    supers = super_users_in(scenario.properties)
     allow_everyone = dict(scenario.properties).get(ALLOW_EVERYONE_KEY, "").strip().lower() == "true"
     for acl in acls:
         _acl_traits(acl, found)
@@ -74,7 +74,8 @@ def _flatten(step: object) -> Sequence[object]:
     return step.records if isinstance(step, BatchStep) else (step,)
 
 
-def _super_users(properties: Iterable[tuple[str, str]]) -> set[str]:
+def super_users_in(properties: Iterable[tuple[str, str]]) -> set[str]:
+    """The entries of ``super.users`` as Kafka splits and trims them (no parse: classes count look-alikes)."""
     raw = dict(properties).get(SUPER_USERS_KEY, "")
     return {p.strip() for p in raw.split(";") if p.strip()}
 
