@@ -68,7 +68,7 @@ def summarise(spec: FuzzSpec, *, executor: str, resumed_shards: int, startup_s: 
     t = tally(spec)
     suite = get_suite(spec.cases.suite)
     failures: list[FailureGroup] = []
-    checker = suite.open(spec.target, spec.cases.settings_map) if t.groups else None
+    checker = suite.open(spec.target, spec.judging_settings()) if t.groups else None
     try:
         for sig, count, row in sorted(t.groups, key=lambda g: -g[1])[:max_shrunk]:
             prop, text = str(row["property"]), row["case"]
@@ -89,5 +89,5 @@ def summarise(spec: FuzzSpec, *, executor: str, resumed_shards: int, startup_s: 
         suite=spec.cases.suite, target=spec.target, seed=spec.cases.seed, cases=spec.cases.cases,
         shards=spec.cases.plan.shards, executor=executor, verdicts=t.verdicts, anomalies=t.anomalies,
         failures=tuple(failures), resumed_shards=resumed_shards, startup_s=startup_s, run_s=run_s,
-        total_s=time.monotonic() - started,
+        total_s=time.monotonic() - started, kafka_bugs=spec.kafka_bugs,
     )

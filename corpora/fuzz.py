@@ -57,18 +57,29 @@ class FuzzSpec:
     cases: CorpusSpec
     corpus_dir: str | None = None
     """Read the cases from this corpus; None: generate them from the seed on the executor."""
+    kafka_bugs: str | None = None
+    """The authorizer suite's judging choice for Kafka's own bugs (``as-released`` or
+    ``documented``); None: the target's own (as released).  It changes no case, only the answers
+    a case is held to, so it lives here and not in the corpus's generation settings."""
 
     def manifest(self) -> dict[str, Any]:
         body = self.cases.to_json()
         body.update(format=RUN_FORMAT, target=self.target, corpus=self.corpus_dir)
+        if self.kafka_bugs is not None:  # absent otherwise: a run written before the option resumes
+            body["kafka_bugs"] = self.kafka_bugs
         return body
+
+    def judging_settings(self) -> dict[str, str]:
+        """What the suite opens the target with: the corpus's settings and the judging choice."""
+        settings = self.cases.settings_map
+        return settings if self.kafka_bugs is None else {**settings, "kafka_bugs": self.kafka_bugs}
 
     def to_json(self) -> dict[str, Any]:
         return {"out": self.out, **self.manifest()}
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> FuzzSpec:
-        return cls(body["out"], body["target"], CorpusSpec.from_json(body), body["corpus"])
+        return cls(body["out"], body["target"], CorpusSpec.from_json(body), body["corpus"], body.get("kafka_bugs"))
 
     @classmethod
     def load(cls, out: Path) -> FuzzSpec:
@@ -123,7 +134,7 @@ def process_shards(spec: FuzzSpec, shards: Iterable[int]) -> Iterator[tuple[int,
     if not todo:
         return
     suite = get_suite(spec.cases.suite)
-    checker = suite.open(spec.target, spec.cases.settings_map)
+    checker = suite.open(spec.target, spec.judging_settings())
     try:
         for k in todo:
             if spec.corpus_dir is None:

@@ -44,6 +44,8 @@ class FuzzSummary:
     startup_s: float
     run_s: float
     total_s: float
+    kafka_bugs: str | None = None
+    """The authorizer suite's judging choice for Kafka's own bugs; None: as released."""
 
     @property
     def cases_per_s(self) -> float:
@@ -67,8 +69,9 @@ def to_json(s: FuzzSummary) -> str:
 def _head(s: FuzzSummary) -> list[str]:
     counts = ", ".join(f"{n} {v}" for v, n in s.verdicts)
     resumed = f" ({s.resumed_shards} shards from an earlier run)" if s.resumed_shards else ""
+    bugs = ", held to the documentation where Kafka has a bug of its own" if s.kafka_bugs == "documented" else ""
     return [
-        f"{s.suite} suite against {s.target}: {s.cases} cases in {s.shards} shards, seed {s.seed}, {s.executor}{resumed}",
+        f"{s.suite} suite against {s.target}{bugs}: {s.cases} cases in {s.shards} shards, seed {s.seed}, {s.executor}{resumed}",
         f"verdicts: {counts}; every case accounted for",
         f"time: start-up {s.startup_s:.1f} s, cases {s.run_s:.1f} s ({s.cases_per_s:.0f} cases/s), total {s.total_s:.1f} s",
     ]

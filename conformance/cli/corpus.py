@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
-from kafka_conformance.cli.fuzz import _positive, _reachable_master, master_url
+from kafka_conformance.cli.fuzz import _positive, _reachable_master, default_mode, master_url
 
 __all__ = ["add_arguments", "run"]
 
@@ -28,8 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--shards", type=_positive, default=None, help="number of shards (default: cases / 1000)")
     gen.add_argument("--kafka-version", type=types.release, help="Kafka release the cases are for (default: the reference's newest)")
     gen.add_argument("--flavour", choices=["standard", "acl"])
-    gen.add_argument("--mode", choices=["mixed", "well-formed", "hostile"], default="mixed",
-                      help="mixed (default): one scenario in five hostile; well-formed: only what Kafka accepts; hostile: only edge inputs")
+    gen.add_argument("--mode", choices=["mixed", "well-formed", "hostile"],
+                      help="authorizer suite: mixed (default), one scenario in five hostile; well-formed, only what Kafka "
+                           "accepts; hostile, only edge inputs. The other suites generate well-formed input only")
     gen.add_argument("--target", help="generate for the capabilities this target declares (default: the reference's)")
     gen.add_argument("--master", type=master_url,
                      help="generate the shards on Spark (local[*], spark://HOST:PORT); default: in this process")
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         suite = get_suite(args.suite)
         settings = suite.generation_settings(target=args.target, kafka_version=args.kafka_version,
-                                             flavour=args.flavour, mode=args.mode)
+                                             flavour=args.flavour, mode=default_mode(args))
         shards = args.shards if args.shards is not None else max(1, -(-args.cases // 1000))
         plan = ShardPlan.with_shards(args.cases, shards)
         spec = CorpusSpec(args.suite, args.seed, args.cases, plan.shard_size, tuple(sorted(settings.items())))

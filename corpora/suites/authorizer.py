@@ -172,7 +172,8 @@ class AuthorizerSuite:
 
     def open(self, target: str, settings: Mapping[str, str]) -> AuthorizerChecker:
         try:
-            resolved = resolve_target(target, kafka_version=settings["kafka_version"], flavour=settings["flavour"])
+            resolved = resolve_target(target, kafka_version=settings["kafka_version"], flavour=settings["flavour"],
+                                      kafka_bugs=settings.get("kafka_bugs"))
         except TargetError as exc:
             raise ValueError(str(exc)) from exc
         return AuthorizerChecker(resolved)

@@ -102,7 +102,9 @@ class Suite(Protocol):
     def decode(self, text: str) -> object: ...
 
     def open(self, target: str, settings: Mapping[str, str]) -> SuiteChecker:
-        """Resolve ``target`` once; ValueError when it is unusable."""
+        """Resolve ``target`` once; ValueError when it is unusable.  ``settings`` are the corpus's
+        generation settings and the run's judging choices (``kafka_bugs``, the authorizer suite's);
+        a suite ignores keys it has no use for."""
         ...
 
     def shrink(self, checker: SuiteChecker, prop: str, payload: object, outcome: CaseOutcome) -> object:

@@ -76,3 +76,19 @@ def test_corpus_generate_then_fuzz_it(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_corpus_generate_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _corpus("generate", "--suite", "nope", "--cases", "3", "--out", str(tmp_path)) == 2
     assert "unknown suite 'nope'; available: authorizer, broker, producer" in capsys.readouterr().err
+
+
+def test_the_other_suites_default_to_their_one_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--mode`` defaults by suite: before, every suite got "mixed", which only the authorizer
+    suite has, so ``fuzz --suite producer`` failed unless the user named well-formed."""
+    assert _fuzz("--suite", "producer", "--target", "model", "--cases", "6", "--no-spark", "--out", str(tmp_path / "r")) == 0
+    assert _corpus("generate", "--suite", "producer", "--cases", "6", "--out", str(tmp_path / "c")) == 0
+    assert _fuzz("--suite", "producer", "--target", "model", "--cases", "6", "--mode", "hostile", "--no-spark",
+                 "--out", str(tmp_path / "r2")) == 2
+    assert "the producer suite has no generation mode 'hostile'" in capsys.readouterr().err
+
+
+def test_kafka_bugs_is_the_authorizer_suites_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _fuzz("--suite", "producer", "--target", "model", "--cases", "6", "--kafka-bugs", "documented", "--no-spark",
+                 "--out", str(tmp_path / "r")) == 2
+    assert "--kafka-bugs is an authorizer setting; the producer suite has none" in capsys.readouterr().err

@@ -111,6 +111,8 @@ DOMAIN: tuple[DomainClass, ...] = (
        "counts as a DENY (only records hold one)", "hostile", "standard"),
     _c("name:unknown-pattern", "an ACL on the resource whose pattern type is UNKNOWN, which StandardAuthorizer's "
        "lookup takes as a prefix (only records hold one)", "hostile", "standard"),
+    _c("type:unknown-stored", "an ACL whose resource type is UNKNOWN (a code the release does not know: only records "
+       "hold one), which no question reaches and only a filter naming UNKNOWN lists", "hostile", "standard"),
     _c("op:unrelated", "an ALLOW for the caller on the resource for an operation that does not cover the asked one"),
     # -- how the question was decided ----------------------------------------------------------
     _c("decision:deny", "a DENY ACL decided"),

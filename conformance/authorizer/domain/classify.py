@@ -130,6 +130,8 @@ def _acl_traits(acl: AclBinding, found: set[str]) -> None:
         found.add("host:empty")
     if ":" not in acl.entry.principal:  # only records hold one, and only StandardAuthorizer can
         found.add("principal:colonless-stored")
+    if acl.pattern.resource_type is ResourceType.UNKNOWN:  # the same: only records hold one
+        found.add("type:unknown-stored")
 
 
 def _applies(acl: AclBinding, context: RequestContext, op: AclOperation, profile: Profile) -> bool:

@@ -174,6 +174,7 @@ def _unknown_values(standard: bool) -> list[Scenario]:
         _case([_acl(ALLOW, name="fo", pattern=PatternType.UNKNOWN, operation=READ)],
               [_ask([(READ, TOPIC, n)]) for n in (NAME, "fo", "f", "bar")]),
         _case([_acl(DENY, name="f", pattern=PatternType.UNKNOWN, operation=READ), _acl(ALLOW, operation=READ)], read),
+        _case([_acl(DENY, resource_type=ResourceType.UNKNOWN, operation=READ), _acl(ALLOW, operation=READ)], read),
     ]
 
 
@@ -353,7 +354,11 @@ def _listing(prefixed: bool) -> list[Scenario]:
     held = [_acl(ALLOW, operation=READ), _acl(DENY, host=HOST, operation=READ), _acl(ALLOW, BOB, name="*", operation=WRITE),
             _acl(ALLOW, resource_type=GROUP, operation=READ), _acl(ALLOW, resource_type=CLUSTER, name="kafka-cluster"),
             _acl(ALLOW, name="fo", pattern=PREFIXED, operation=READ) if prefixed else _acl(ALLOW, name="fo")]
-    return [_case(held[i:] + held[:i], [_read()]) for i in range(len(held))]
+    cases = [_case(held[i:] + held[:i], [_read()]) for i in range(len(held))]
+    # A stored ACL of resource type UNKNOWN (hostile, StandardAuthorizer only): a filter naming
+    # UNKNOWN lists it alone, where one naming ANY lists every type.
+    unknown = _acl(DENY, resource_type=ResourceType.UNKNOWN, operation=READ)
+    return [*cases, _case([unknown, held[0], held[3]], [_read()])]
 
 
 def _records(prefixed: bool) -> list[Scenario]:
