@@ -109,6 +109,7 @@ _DECIDE = "reference/authorizer/decide.py"
 _DECISION = "reference/authorizer/decision.py"
 _LIFECYCLE = "reference/authorizer/lifecycle.py"
 _PROFILES = "reference/authorizer/profiles.py"
+_WALK = "reference/authorizer/walk.py"
 
 # Reasons, each reviewed once and shared by the mutants it explains.
 _NO_COLON = ("the empty text has no colon, so the next check refuses it with the same error "
@@ -157,7 +158,7 @@ _ACL_NO_UNKNOWN = ("how AclAuthorizer treats a stored UNKNOWN permission: the ki
                    "UNKNOWN values (domain classes op:unknown-stored, decision:unknown-permission and "
                    "name:unknown-pattern need standard), as it hands it no empty names")
 _BELOW_ZERO = ("UNKNOWN's code moved below zero: it aliases no member, the protocol carries names, and where codes "
-               "order ACLs (StandardAcl's order in decide.kafka_walk) it still sorts first")
+               "order ACLs (StandardAcl's order in walk.kafka_walk) it still sorts first")
 _LABEL = ("the text of a profile's name (reports, and the implementation's name in hello), which no answer "
           "carries; Profile.documented is read only there")
 _SHORTCUT = ("a shortcut that returns the value the general path computes too: with no bug named and the release "
@@ -255,12 +256,12 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     _eq(_DECIDE, "ReplaceComparisonOperator_Eq_Is", "if pattern.name == WILDCARD_RESOURCE:", _ONE_CHAR),
     *(_eq(_DECIDE, op, 'return name == ""', _ACL_EMPTY_NAME) for op in (
         "ReplaceComparisonOperator_Eq_Is", "ReplaceComparisonOperator_Eq_IsNot", "ReplaceComparisonOperator_Eq_Lt")),
-    _eq(_DECIDE, "ReplaceComparisonOperator_NotEq_Lt",
+    _eq(_WALK, "ReplaceComparisonOperator_NotEq_Lt",
         "if acl.pattern.pattern_type is PatternType.LITERAL and acl.pattern.name != name:", _PREFIX_BELOW),
-    _eq(_DECIDE, "NumberReplacer", _ORDER, _STAR_ORDER),
-    _eq(_DECIDE, "ReplaceTrueWithFalse", "reverse=True,", _STAR_TAIL, "_walk_from_wildcard"),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Lt_LtE",
-        "(a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),", _STAR_TAIL),
+    _eq(_WALK, "NumberReplacer", _ORDER, _STAR_ORDER),
+    _eq(_WALK, "ReplaceTrueWithFalse", "reverse=True,", _STAR_TAIL, "_walk_from_wildcard"),
+    _eq(_WALK, "ReplaceComparisonOperator_Lt_LtE",
+        "(a for a in same_type if java_order(a.pattern.name) < java_order(WILDCARD_RESOURCE)),", _STAR_TAIL),
     _eq(_DECIDE, "ReplaceComparisonOperator_Is_Eq", "if acl_op is AclOperation.ALL or acl_op is requested:", _ENUM_PAIR),
     _eq(_DECIDE, "ReplaceBinaryOperator_Mul_Div", "*,", _MARKER),
     _eq(_DECIDE, "RemoveDecorator", "@lru_cache(maxsize=65536)", _CACHE_SIZE),
@@ -268,7 +269,7 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     _eq(_DECIDE, "ReplaceTrueWithFalse", "ready: bool = True,", _ALWAYS_PASSED),
     _eq(_DECIDE, "ReplaceComparisonOperator_Eq_LtE", "if profile.single_char_prefix_bug and len(pattern.name) == 1:",
         _ACL_EMPTY_NAME),
-    _eq(_DECIDE, "ReplaceComparisonOperator_Eq_Is",
+    _eq(_WALK, "ReplaceComparisonOperator_Eq_Is",
         "(a for a in same_type if a.pattern.name == WILDCARD_RESOURCE and a.pattern.pattern_type in order),", _ONE_CHAR),
     _eq(_DECIDE, "ReplaceComparisonOperator_Is_Eq",
         "same_type = [a for a in acls if a.pattern.resource_type is resource.resource_type]", _ENUM_PAIR),
@@ -281,7 +282,7 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     _eq(_DECIDE, "ReplaceComparisonOperator_NotEq_Gt",
         "return profile.star_names_skip_wildcard_literal and name.startswith(WILDCARD_RESOURCE) and name != WILDCARD_RESOURCE",
         "a name that starts with '*' and is not '*' is longer, so it sorts above '*': `>` is `!=` here"),
-    _eq(_DECIDE, "ReplaceContinueWithBreak",
+    _eq(_WALK, "ReplaceContinueWithBreak",
         "continue  # the LITERAL '*' entry was evaluated and the walk went on", _STAR_TAIL),
     # -- reference/authorizer/decision.py ------------------------------------------------------------
     _eq(_DECISION, "AddNot", "if type(principal) is KafkaPrincipal:", _SAME_VALUE),

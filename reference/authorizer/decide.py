@@ -3,24 +3,35 @@
 This module is meant to be read side by side with KIP-11, KIP-290, KIP-801 and
 the Kafka documentation, one numbered step at a time.  It is deliberately
 unoptimised: it scans every ACL for every action.  Fast engines live elsewhere
-and are tested against this one.
+and are tested against this one.  Where a release departs from the KIPs, the step
+says so and asks the release's :class:`~.profiles.Profile` (each flag there names its
+ticket and the releases it holds for); where the order of StandardAuthorizer's sorted
+walk shows in an answer, :mod:`.walk` models it.
 
 Steps (``decide``):
 
 1. A non-LITERAL action is an error (IllegalArgumentException), even for super
-   users.  StandardAuthorizer before 3.4.1/3.5.0 matched the name as if literal.
+   users.  StandardAuthorizer before 3.4.1/3.5.0 matched the name as if literal
+   (KAFKA-14733).
 2. A super user is ALLOWED; no ACL, not even a DENY, is consulted.
-3. StandardAuthorizer before its initial load: error (AuthorizerNotReadyException).
+3. StandardAuthorizer refuses everyone else until its initial load completes
+   (AuthorizerNotReadyException, KAFKA-13649), and from 4.0 it fails a session
+   principal equal to ``User:*`` (KAFKA-17759).
 4. R = the ACLs of the action's resource type that match the resource *by name*:
    LITERAL equal name, LITERAL ``*``, or PREFIXED whose name is a prefix of (or
    equal to) the action's name.  Principal, host, operation and permission are
-   ignored here.
-5. R empty: ``allow.everyone.if.no.acl.found`` decides.  This is the only place
-   the flag applies.
+   ignored here.  Release quirks: no LITERAL ``*`` for names beginning with
+   ``*`` (StandardAuthorizer), the empty PREFIXED name, KAFKA-7702's
+   one-character prefixes, KAFKA-14265's walk that stops early (:mod:`.walk`).
+5. R empty: ``allow.everyone.if.no.acl.found`` decides.
 6. An ACL in R *applies* when its principal is the caller or ``User:*``, its
    host is the caller's address or ``*``, and its operation is the action's, or
-   ALL, or (ALLOW only) an operation that implies the action's.
-7. Any applying DENY: DENIED.  Else any applying ALLOW: ALLOWED.  Else DENIED.
+   ALL, or (ALLOW only) an operation that implies the action's.  A stored
+   principal that does not parse fails the question if StandardAuthorizer's walk
+   meets it before an applying DENY (from 3.3.0, KAFKA-13651).
+7. Any applying DENY: DENIED.  Else any applying ALLOW: ALLOWED.  Else DENIED,
+   except that StandardAuthorizer 3.2.0-3.3.1 let ``allow.everyone.if.no.acl.found``
+   decide here too (KAFKA-14435).
 """
 
 from __future__ import annotations
@@ -48,12 +59,14 @@ from kafka_conformance.reference.authorizer.decision import (
     Rule,
 )
 from kafka_conformance.reference.authorizer.profiles import Profile
+from kafka_conformance.reference.authorizer.walk import kafka_walk, shadowed_lookup
 from kafka_conformance.reference.errors import AclValueError
 
 __all__ = [
     "IMPLIED_BY",
     "acl_applies",
     "decide",
+    "default_decision",
     "error_decision",
     "matching_acls",
     "name_matches",
@@ -86,7 +99,8 @@ def decide(
 ) -> Decision:
     """Answer one action the way the profile's authorizer does (steps 1-7 above)."""
     resource = action.resource
-    # 1. Only literal resources can be authorized.
+    # 1. Only literal resources can be authorized (KAFKA-14733: StandardAuthorizer before
+    #    3.4.1/3.5.0 took the name as literal).
     if resource.pattern_type is not PatternType.LITERAL:
         if profile.rejects_non_literal_actions:
             return error_decision(
@@ -97,7 +111,8 @@ def decide(
     # 2. Super users bypass every ACL.
     if context.principal in config.super_users:
         return Decision(ALLOWED, Rule.SUPER_USER)
-    # 3. StandardAuthorizer refuses to answer until the initial ACL load completes.
+    # 3. StandardAuthorizer refuses to answer until the initial ACL load completes, and from
+    #    4.0 fails the session principal User:* (KAFKA-17759).
     if not ready:
         return error_decision("not-ready", "the initial ACL load has not completed")
     if profile.wildcard_principal_session_throws and str(context.principal) == WILDCARD_PRINCIPAL:
@@ -105,12 +120,13 @@ def decide(
             "invalid-argument",
             "session principal equals User:* (Set.of duplicate element, KAFKA-17759 line)",
         )
-    # 4. The ACLs that match the resource by name.
+    # 4. R, the ACLs that match the resource by name.
     on_resource = matching_acls(acls, resource, profile)
     # 5. No ACL for the resource at all: the configured default.
     if not on_resource:
-        return _default(config, Rule.NO_ACL_FOR_RESOURCE)
-    # 6. The ACLs that apply to this caller and operation.
+        return default_decision(config, Rule.NO_ACL_FOR_RESOURCE)
+    # 6. The ACLs that apply to this caller and operation; a stored principal that does not
+    #    parse fails the question where StandardAuthorizer's walk meets it first (KAFKA-13651).
     denies: list[AclBinding] = []
     allows: list[AclBinding] = []
     unparseable: list[AclBinding] = []
@@ -129,13 +145,14 @@ def decide(
     failed = unparseable_met_first(on_resource, unparseable, denies)
     if failed is not None:
         return failed
-    # 7. DENY wins, then ALLOW, else DENIED.
+    # 7. DENY wins, then ALLOW, else DENIED (KAFKA-14435: StandardAuthorizer 3.2.0-3.3.1 let
+    #    the default decide here too).
     if denies:
         return Decision(DENIED, Rule.DENY_ACL, tuple(denies))
     if allows:
         return Decision(ALLOWED, Rule.ALLOW_ACL, tuple(allows))
     if profile.default_when_no_acl_applies:
-        return _default(config, Rule.NO_ACL_APPLIED_DEFAULT, tuple(on_resource))
+        return default_decision(config, Rule.NO_ACL_APPLIED_DEFAULT, tuple(on_resource))
     return Decision(DENIED, Rule.NO_ACL_APPLIED, tuple(on_resource))
 
 
@@ -147,7 +164,7 @@ def unparseable_met_first(on_resource: Sequence[AclBinding], unparseable: Sequen
     meets it and stops at the first DENY that applies (``checkSection``,
     ``StandardAuthorizerData.java@3.9.0-rc3:385-434``).  So the question fails only when an
     unparseable ACL is met before every applying DENY; otherwise that DENY decides.  Only records
-    hold such an ACL, so this runs rarely and follows the walk's order (:func:`kafka_walk`)."""
+    hold such an ACL, so this runs rarely and follows the walk's order (:func:`.walk.kafka_walk`)."""
     if not unparseable:
         return None
     bad, deny = set(unparseable), set(denies)
@@ -162,23 +179,8 @@ def unparseable_met_first(on_resource: Sequence[AclBinding], unparseable: Sequen
     return None
 
 
-def kafka_walk(on_resource: Sequence[AclBinding]) -> list[AclBinding]:
-    """The ACLs of R in the order StandardAuthorizer's walk meets them.
-
-    The walk goes down the set sorted by ``StandardAcl.compareTo`` (names in reverse, then pattern
-    type, operation, principal, host and permission by code, strings as Java compares them;
-    ``StandardAcl.java@3.9.0-rc3:162-178``) from the asked name, then again from LITERAL ``*``
-    (``StandardAuthorizerData.java@3.9.0-rc3:341-367,385-434``).  What makes it skip, seek or (in
-    3.2.0-3.3.0) stop are names that do not match the asked one, and R holds none: only the ACLs
-    the walk reaches (:func:`matching_acls` models which).  So among R the walk meets them in that
-    sorted order, LITERAL ``*`` in its place (met again in the second pass, to no new effect)."""
-    by_fields = sorted(on_resource, key=lambda a: (a.pattern.pattern_type.value, a.entry.operation.value,
-                                                    _java_order(a.entry.principal), _java_order(a.entry.host),
-                                                    a.entry.permission_type.value))
-    return sorted(by_fields, key=lambda a: _java_order(a.pattern.name), reverse=True)  # stable: the fields stay
-
-
-def _default(config: AuthorizerConfig, rule: Rule, acls: tuple[AclBinding, ...] = ()) -> Decision:
+def default_decision(config: AuthorizerConfig, rule: Rule, acls: tuple[AclBinding, ...] = ()) -> Decision:
+    """What ``allow.everyone.if.no.acl.found`` answers (steps 5 and, for KAFKA-14435, 7)."""
     result = ALLOWED if config.allow_everyone_if_no_acl_found else DENIED
     flag = "true" if config.allow_everyone_if_no_acl_found else "false"
     return Decision(result, rule, acls, detail=f"allow.everyone.if.no.acl.found={flag}")
@@ -190,7 +192,7 @@ def matching_acls(
     """Step 4: the set R of ACLs that match the (literal) resource by name."""
     same_type = [a for a in acls if a.pattern.resource_type is resource.resource_type]
     if profile.prefix_shadowing_bug:
-        return _shadowed_lookup(same_type, resource.name)
+        return shadowed_lookup(same_type, resource.name)
     return [a for a in same_type if name_matches(a.pattern, resource.name, profile)]
 
 
@@ -219,69 +221,6 @@ def name_matches(pattern: ResourcePattern, name: str, profile: Profile) -> bool:
     # A stored ACL with pattern UNKNOWN: StandardAuthorizer's lookup treats any
     # non-LITERAL pattern as a prefix; AclAuthorizer never stores one.
     return profile.is_standard and name.startswith(pattern.name)
-
-
-def _shadowed_lookup(same_type: Sequence[AclBinding], name: str) -> list[AclBinding]:
-    """KAFKA-14265 (StandardAuthorizer 3.2.0-3.3.0).
-
-    ACLs were kept sorted by name in descending order (UTF-16 code unit order,
-    as Java's ``String.compareTo``).  The lookup walked from the action's name
-    towards shorter names and stopped at the first entry whose name is not a
-    prefix of the action's name, so a shorter PREFIXED ACL behind such an entry
-    was never seen.  The LITERAL ``*`` entries were consulted separately.
-    """
-    found: list[AclBinding] = []
-    found_ids: set[int] = set()
-    for walk in (_walk_from(same_type, name), _walk_from_wildcard(same_type)):
-        for acl in walk:
-            if not name.startswith(acl.pattern.name):
-                if acl.pattern.is_wildcard:
-                    continue  # the LITERAL '*' entry was evaluated and the walk went on
-                break
-            if acl.pattern.pattern_type is PatternType.LITERAL and acl.pattern.name != name:
-                continue  # a LITERAL that is only a prefix is skipped ('*' too: a name starting with '*')
-            if id(acl) not in found_ids:
-                found.append(acl)
-                found_ids.add(id(acl))
-    if not name.startswith(WILDCARD_RESOURCE):
-        found.extend(
-            a
-            for a in same_type
-            if a.pattern.is_wildcard and id(a) not in found_ids
-        )
-    return found
-
-
-def _walk_from(same_type: Sequence[AclBinding], name: str) -> list[AclBinding]:
-    """The first pass: every ACL whose name sorts at or below the action's, descending."""
-    key = _java_order(name)
-    return sorted(
-        (a for a in same_type if _java_order(a.pattern.name) <= key),
-        key=lambda a: _java_order(a.pattern.name),
-        reverse=True,
-    )
-
-
-def _walk_from_wildcard(same_type: Sequence[AclBinding]) -> list[AclBinding]:
-    """The second pass, the wildcard lookup: it starts at (``*``, LITERAL), so the ``*`` ACLs
-    come LITERAL first, then PREFIXED (an UNKNOWN pattern sorts before LITERAL and is not
-    on it), then every name below ``*``, descending, under the same walk rules."""
-    order = {PatternType.LITERAL: 0, PatternType.PREFIXED: 1}
-    at_star = sorted(
-        (a for a in same_type if a.pattern.name == WILDCARD_RESOURCE and a.pattern.pattern_type in order),
-        key=lambda a: order[a.pattern.pattern_type],
-    )
-    below = sorted(
-        (a for a in same_type if _java_order(a.pattern.name) < _java_order(WILDCARD_RESOURCE)),
-        key=lambda a: _java_order(a.pattern.name),
-        reverse=True,
-    )
-    return at_star + below
-
-
-def _java_order(text: str) -> bytes:
-    """Sort key equal to Java's ``String.compareTo`` (UTF-16 code units)."""
-    return text.encode("utf-16-be", "surrogatepass")
 
 
 def acl_applies(

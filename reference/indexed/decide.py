@@ -25,7 +25,7 @@ from kafka_conformance.reference.acl.values import (
     PatternType,
 )
 from kafka_conformance.reference.authorizer.config import AuthorizerConfig
-from kafka_conformance.reference.authorizer.decide import IMPLIED_BY, _default, error_decision, unparseable_met_first
+from kafka_conformance.reference.authorizer.decide import IMPLIED_BY, default_decision, error_decision, unparseable_met_first
 from kafka_conformance.reference.authorizer.decision import (
     Action,
     AuthorizationResult,
@@ -90,7 +90,7 @@ def decide_indexed(
             "session principal equals User:* (Set.of duplicate element, KAFKA-17759 line)",
         )
     if index is None:
-        return _default(config, Rule.NO_ACL_FOR_RESOURCE)
+        return default_decision(config, Rule.NO_ACL_FOR_RESOURCE)
     name = resource.name
     if flags.shadowing:
         if index.surrogate_names:
@@ -100,7 +100,7 @@ def decide_indexed(
         group = matching_buckets(index, name, flags)
         groups = [group] if group else []
     if not groups:
-        return _default(config, Rule.NO_ACL_FOR_RESOURCE)
+        return default_decision(config, Rule.NO_ACL_FOR_RESOURCE)
     return _evaluate(index, groups, context, action.operation, config, flags, name, keep)
 
 
@@ -151,8 +151,8 @@ def _evaluate(
         return Decision(ALLOWED, Rule.ALLOW_ACL, _ordered(allows))
     if flags.default_when_none_applies:
         if keep or config.allow_everyone_if_no_acl_found:
-            return _default(config, Rule.NO_ACL_APPLIED_DEFAULT, r_tuple(index, groups, name, flags))
-        return _default(config, Rule.NO_ACL_APPLIED_DEFAULT)
+            return default_decision(config, Rule.NO_ACL_APPLIED_DEFAULT, r_tuple(index, groups, name, flags))
+        return default_decision(config, Rule.NO_ACL_APPLIED_DEFAULT)
     if not keep:
         return Decision(DENIED, Rule.NO_ACL_APPLIED)
     return Decision(DENIED, Rule.NO_ACL_APPLIED, r_tuple(index, groups, name, flags))

@@ -34,7 +34,7 @@ from kafka_conformance.reference.acl.values import (
     AclPermissionType,
     PatternType,
 )
-from kafka_conformance.reference.authorizer.decide import _java_order
+from kafka_conformance.reference.authorizer.walk import java_order
 from kafka_conformance.reference.indexed.merged import MergedAcls
 
 __all__ = ["Bucket", "PrincipalKey", "Scan", "ScanKey", "TypeIndex", "has_surrogate"]
@@ -253,8 +253,8 @@ class TypeIndex:
         ``list.insert``, a memmove) so profiles without the bug never pay for it.
         """
         if self._sorted is None:
-            names = sorted(self._name_counts, key=_java_order)
-            self._sorted = ([_java_order(n) for n in names], names)
+            names = sorted(self._name_counts, key=java_order)
+            self._sorted = ([java_order(n) for n in names], names)
         return self._sorted
 
     def add(self, seq: int, acl: AclBinding, principal: PrincipalKey | None) -> None:
@@ -316,7 +316,7 @@ class TypeIndex:
             self._sorted = None
         if changed and self._sorted is not None:
             keys, names = self._sorted
-            key = _java_order(name)
+            key = java_order(name)
             at = bisect.bisect_left(keys, key)
             if adding:
                 keys.insert(at, key)

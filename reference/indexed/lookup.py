@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from typing import cast
 
 from kafka_conformance.reference.acl.values import WILDCARD_RESOURCE, AclBinding, PatternType
-from kafka_conformance.reference.authorizer.decide import _java_order
 from kafka_conformance.reference.authorizer.profiles import Profile
+from kafka_conformance.reference.authorizer.walk import java_order
 from kafka_conformance.reference.indexed.index import Bucket, TypeIndex
 from kafka_conformance.reference.indexed.merged import MergedAcls
 
@@ -122,7 +122,7 @@ def matching_buckets(index: TypeIndex, name: str, flags: Flags) -> list[Bucket]:
 
 
 def shadowed_groups(index: TypeIndex, name: str) -> list[list[Bucket]]:
-    """KAFKA-14265's walk (see ``authorize._shadowed_lookup``) over distinct names.
+    """KAFKA-14265's walk (see ``walk.shadowed_lookup``) over distinct names.
 
     Each group is one name's buckets, merged by insertion order as the spec's
     stable sort leaves them; groups follow the walk, then the wildcard.  The
@@ -132,7 +132,7 @@ def shadowed_groups(index: TypeIndex, name: str) -> list[list[Bucket]]:
     keys, names = index.sorted_names()
     groups = []
     visited: set[str] = set()
-    at = bisect.bisect_right(keys, _java_order(name)) - 1
+    at = bisect.bisect_right(keys, java_order(name)) - 1
     while at >= 0:
         candidate = names[at]
         if not name.startswith(candidate):
@@ -156,7 +156,7 @@ def shadowed_groups(index: TypeIndex, name: str) -> list[list[Bucket]]:
         star = index.prefixed.get(WILDCARD_RESOURCE)
         if starred and star is not None and WILDCARD_RESOURCE not in visited:
             groups.append([star])
-        at = bisect.bisect_left(keys, _java_order(WILDCARD_RESOURCE)) - 1
+        at = bisect.bisect_left(keys, java_order(WILDCARD_RESOURCE)) - 1
         while at >= 0:
             candidate = names[at]
             if not name.startswith(candidate):

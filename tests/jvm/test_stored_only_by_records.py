@@ -2,7 +2,7 @@
 
 3.2.x compared the stored principal's text with the caller's, so such an ACL never applies;
 from 3.3.0 (KAFKA-13651) StandardAuthorizer parses it as its walk meets it and throws, unless a
-DENY that applies was met first.  The reference models the walk (``decide.kafka_walk``); random
+DENY that applies was met first.  The reference models the walk (``walk.kafka_walk``); random
 sets of ACLs on names around the one asked, in every order, must get the same answers from the
 real authorizers as from the reference of their release.
 """
