@@ -17,10 +17,10 @@ from html import escape
 
 from kafka_conformance.authorizer.targets import short_label
 from kafka_conformance.report.baseline import Comparison, Found
-from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Finding, Report, SuiteRun
+from kafka_conformance.report.model import Cell, CellStatus, Column, Divergence, Finding, Report, Row, SuiteRun
 from kafka_conformance.terminal.verdict import seed_text
 
-__all__ = ["ICONS", "to_html"]
+__all__ = ["ICONS", "SCREEN_ROWS", "to_html"]
 
 ICONS = {
     CellStatus.HOLDS: "✓",
@@ -229,29 +229,58 @@ def _cell(column: Column, cell: Cell | None, comparison: Comparison | None) -> s
     return f'<td class="{cell.status.value}">{"".join(body)}</td>'
 
 
+SCREEN_ROWS = 12
+"""A suite table of more rows than this (about a laptop screen) keeps in view only the rows that
+need a look; the rows that hold in every column fold into one line below it (the smoke page's
+producer table was 40 rows of ticks, half the page)."""
+
+
+def _settled(cells: list[Cell | None]) -> bool:
+    """Every column that ran the row holds it: nothing there to act on."""
+    return all(c is None or c.status in (CellStatus.HOLDS, CellStatus.NOT_APPLICABLE, CellStatus.NOT_RUN)
+               for c in cells)
+
+
+def _table(run: SuiteRun, rows: list[tuple[Row, list[Cell | None]]], caption: str,
+           comparison: Comparison | None) -> str:
+    out = [f"<table><caption>{_e(caption)}</caption>", '<thead><tr><th scope="col">Kafka\'s promise</th>']
+    for col in run.columns:
+        tip = _e(f"{col.target}: {col.description}" if col.description else col.target)
+        demo = "<br><small>(demonstration)</small>" if col.demonstration else ""
+        out.append(f'<th scope="col" title="{tip}"><code>{_e(short(col.target))}</code><br>Kafka {_e(col.release)}{demo}</th>')
+    out.append("</tr></thead><tbody>")
+    for row, cells in rows:
+        out.append(f'<tr id="{_e(run.suite)}-{_e(row.id)}"><th scope="row"><code>{_e(row.id)}</code><br>{_e(row.title)}</th>')
+        out += [_cell(col, cell, comparison) for col, cell in zip(run.columns, cells, strict=True)]
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def _suite(run: SuiteRun, comparison: Comparison | None) -> str:
     title = SUITE_TITLES.get(run.suite, run.suite)
     out = [f'<section id="suite-{_e(run.suite)}"><h2>{_e(title)}</h2>']
     if not run.columns:
         out.append('<p class="collapsed">No target of this suite ran.</p></section>')
         return "".join(out)
-    out.append(f"<table><caption>{_e(run.suite)} suite: rows are Kafka's promises, columns the targets at their release</caption>")
-    out.append('<thead><tr><th scope="col">Kafka\'s promise</th>')
-    for col in run.columns:
-        tip = _e(f"{col.target}: {col.description}" if col.description else col.target)
-        demo = "<br><small>(demonstration)</small>" if col.demonstration else ""
-        out.append(f'<th scope="col" title="{tip}"><code>{_e(short(col.target))}</code><br>Kafka {_e(col.release)}{demo}</th>')
-    out.append("</tr></thead><tbody>")
-    quiet = []  # rows no column ran: one line below the table, not a screen of grey cells
+    caption = f"{run.suite} suite: rows are Kafka's promises, columns the targets at their release"
+    shown, quiet = [], []  # quiet: rows no column ran: one line below the table, not a screen of grey cells
     for row in run.rows:
         cells = [col.cell(row.id) for col in run.columns]
         if all(c is None or c.status in (CellStatus.NOT_RUN, CellStatus.NOT_APPLICABLE) for c in cells):
             quiet.append((row, next((c.reason for c in cells if c is not None and c.reason), "")))
-            continue
-        out.append(f'<tr id="{_e(run.suite)}-{_e(row.id)}"><th scope="row"><code>{_e(row.id)}</code><br>{_e(row.title)}</th>')
-        out += [_cell(col, cell, comparison) for col, cell in zip(run.columns, cells, strict=True)]
-        out.append("</tr>")
-    out.append("</tbody></table>")
+        else:
+            shown.append((row, cells))
+    fold = len(shown) > SCREEN_ROWS
+    settled = [(row, cells) for row, cells in shown if fold and _settled(cells)]
+    look = [(row, cells) for row, cells in shown if not (fold and _settled(cells))]
+    if look:
+        out.append(_table(run, look, caption, comparison))
+    if settled:
+        targets = ", ".join(f"{short(c.target)} (Kafka {c.release})" for c in run.columns)
+        more = "more " if look else ""
+        out.append(f'<details class="settled"><summary>{len(settled)} {more}promises hold in every column: {_e(targets)}'
+                   f"</summary>{_table(run, settled, caption + ' (the promises that hold everywhere)', comparison)}</details>")
     if quiet:
         reasons = list(dict.fromkeys(reason for _, reason in quiet if reason))
         items = "".join(f"<li><code>{_e(row.id)}</code> {_e(row.title)}</li>" for row, _ in quiet)

@@ -262,6 +262,36 @@ def test_html_keeps_keyboard_focus_visible_and_prints_the_matrix_whole() -> None
     assert "aria-pressed" in html.split("<script>", 1)[1]  # the row filter says whether it is on
 
 
+def _long_suite(rows: int, odd: dict[int, Cell]) -> Report:
+    """A producer suite of ``rows`` promises, one column, every row holding but those in ``odd``."""
+    from kafka_conformance.report.model import Row
+
+    ids = [Row(f"table-{n}", f"promise {n}") for n in range(rows)]
+    cells = tuple(odd.get(n, Cell(f"table-{n}", CellStatus.HOLDS, 1)) for n in range(rows))
+    return Report(suites=(SuiteRun("producer", tuple(ids), (Column("producer", "model", "4.3.0", cells=cells),)),))
+
+
+def test_a_long_table_keeps_in_view_the_rows_to_look_at_and_folds_those_that_hold() -> None:
+    from kafka_conformance.report.model import Divergence as PageDivergence
+    from kafka_conformance.report.write_html import SCREEN_ROWS
+
+    lost = PageDivergence("record-lost", "an acknowledged record is missing", ("produce 1", "crash"), "1 record", "0 records", "acks=all")
+    odd = {3: Cell("table-3", CellStatus.DIVERGES, 1, divergences=(lost,)),
+           7: Cell("table-7", CellStatus.COULD_NOT_RUN, 0, reason="the broker stopped")}
+    html = to_html(_long_suite(SCREEN_ROWS + 2, odd))
+    folded = html[html.index('<details class="settled">'):]
+    assert html.count('<details class="settled">') == 1
+    assert f"<summary>{SCREEN_ROWS} more promises hold in every column: model (Kafka 4.3.0)</summary>" in folded
+    for n in range(SCREEN_ROWS + 2):
+        row = f'<tr id="producer-table-{n}">'
+        assert html.count(row) == 1, n  # each row once, in one of the two tables
+        assert (row in folded) is (n not in odd), n
+    # Nothing to look at: the whole table folds to one line; a table that fits a screen never folds.
+    assert to_html(_long_suite(SCREEN_ROWS + 1, {})).count("<table>") == 1
+    assert f"<summary>{SCREEN_ROWS + 1} promises hold in every column" in to_html(_long_suite(SCREEN_ROWS + 1, {}))
+    assert '<details class="settled">' not in to_html(_long_suite(SCREEN_ROWS, {}))
+
+
 def test_writers_escape_what_comes_from_the_data() -> None:
     report = _constructed()
     html = to_html(report)
