@@ -25,6 +25,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
+def _command(args: argparse.Namespace) -> str:
+    """The command that writes the same table, as the page names it: what changes the table
+    (releases, mode, examples, seed) and where it goes, never where failures were kept (a path
+    of the machine that ran it) or whether progress was shown."""
+    words = ["kafka-conformance", "kafka-versions", *args.releases]
+    if args.mode != "both":
+        words += ["--mode", args.mode]
+    words += ["--max-examples", str(args.max_examples), "--seed", str(args.seed), "--markdown", args.markdown.as_posix()]
+    return shlex.join(words)
+
+
 def run(args: argparse.Namespace) -> int:
     from kafka_conformance.authorizer.releases.campaign import MODES, releases_named, run_campaign, to_markdown
 
@@ -55,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
         rows = run_campaign(releases, modes=modes, max_examples=args.max_examples, seed=args.seed,
                             failures_dir=args.failures_dir, on_row=show)
     if args.markdown is not None:
-        command = "kafka-conformance kafka-versions " + shlex.join(sys.argv[2:])
-        types.write_file(args.markdown, to_markdown(rows, command=command, max_examples=args.max_examples, seed=args.seed))
+        types.write_file(args.markdown, to_markdown(rows, command=_command(args), max_examples=args.max_examples, seed=args.seed))
     if any(r.outcome.startswith("could not run") for r in rows):
         return 2
     return 1 if any(r.outcome == "diverges" for r in rows) else 0
