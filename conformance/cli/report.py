@@ -23,11 +23,11 @@ from pathlib import Path
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
+from kafka_conformance.report.model import SUITES
 
 __all__ = ["DEFAULT_OUT", "add_arguments", "run"]
 
 DEFAULT_OUT = Path("kafka-conformance-report")
-SUITES = ("authorizer", "producer", "broker")
 PROFILES = ("smoke", "ci", "nightly")
 
 
@@ -54,8 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(repeatable)")
     parser.add_argument("--broker", action="append", dest="brokers", default=[],
                         help="a broker (test-broker[:VERSION], tansu, noida, rdkafka-mock, kafka:VERSION: Apache Kafka's "
-                             "broker, kafka-cluster:VERSION[:N]): the producer clients run against it and the broker suite "
-                             "checks it, instead of the defaults (repeatable)")
+                             "broker, kfake, kafka-cluster:VERSION[:N]): the producer clients run against it, the broker "
+                             "suite checks it and, where it has a transaction coordinator, the transactions suite runs on it, "
+                             "instead of the defaults (repeatable)")
     parser.add_argument("--kafka-version", type=types.idempotence_release,
                         help="the Kafka release every target is held to (default: the newest modelled; 4.3.0 for producers "
                              "and brokers)")

@@ -29,7 +29,7 @@ EXIT_INCOMPLETE = 4
 """A run where something asked for could not run (and nothing diverged): not a pass for a CI job."""
 REPORT_FORMAT = "kafka-conformance/report"
 REPORT_VERSION = 1
-SUITES = ("authorizer", "producer", "broker")
+SUITES = ("authorizer", "producer", "broker", "transactions")
 
 
 class CellStatus(enum.Enum):
@@ -199,15 +199,16 @@ class Report:
 
     def findings(self) -> tuple[Finding, ...]:
         """One entry per distinct bug: a target's divergences with the same anomaly, whatever row
-        (property, trace, probe) showed them, represented by the smallest case; demonstration
-        columns last."""
+        (property, trace, probe) showed them, represented by the smallest case that can be
+        replayed (a generated transaction script, which has no replay command, only where no
+        table row showed the bug); demonstration columns last."""
         groups: dict[tuple[str, str], list[tuple[Column, Cell, Divergence]]] = {}
         for col, cell in self.cells():
             for d in cell.divergences:
                 groups.setdefault((col.id, d.anomaly), []).append((col, cell, d))
         out = []
         for found in groups.values():
-            col, _, first = min(found, key=lambda f: (len(f[2].case), f[1].row))
+            col, _, first = min(found, key=lambda f: (f[2].replay is None, len(f[2].case), f[1].row))
             out.append(Finding(col.suite, col.target, col.release, tuple(dict.fromkeys(c.row for _, c, _ in found)),
                                first, col.demonstration))
         return tuple(sorted(out, key=lambda f: f.demonstration))

@@ -70,6 +70,8 @@ class Plan:
     """Authorizer target specs run as demonstrations (``--demo``): shown, never counted."""
     kafka_bugs: str | None = None
     """The authorizer suite's choice of answer where a release has a bug of its own (``--kafka-bugs``)."""
+    transactions: tuple[tuple[str, bool], ...] = ()
+    """(broker the transaction table runs on, named by the user)."""
 
 
 def target_suites(spec: str) -> tuple[str, ...]:
@@ -138,7 +140,12 @@ def make_plan(
         demonstrations = (DEMONSTRATION,)
     producers = _producers(clients, brokers, all_runnable, not_run) if "producer" in chosen else ()
     broker_targets = _brokers(named_brokers, kafka_version, all_runnable, not_run) if "broker" in chosen else ()
-    return Plan(chosen, authorizers, producers, broker_targets, kafka_version, tuple(not_run), demonstrations)
+    if suites is not None and "transactions" in chosen and brokers and not any(_plays(b, Role.TRANSACTIONS) for b in brokers):
+        raise ReportError(f"--suite transactions: no broker named runs transactions ({', '.join(map(redact_spec, brokers))}); "
+                          f"the suite takes {takes(Role.TRANSACTIONS)}")
+    transactions = _transaction_brokers(brokers, all_runnable, not_run) if "transactions" in chosen else ()
+    return Plan(chosen, authorizers, producers, broker_targets, kafka_version, tuple(not_run), demonstrations,
+                transactions=transactions)
 
 
 def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clients: Sequence[str],
@@ -160,6 +167,8 @@ def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clien
         implied.add("producer")
     if any(_broker_suite_runs(b) for b in brokers):  # --broker: the clients run against it, the broker suite checks it
         implied.add("broker")
+    if any(_plays(b, Role.TRANSACTIONS) for b in brokers):  # and the transaction table runs on it
+        implied.add("transactions")
     return tuple(s for s in SUITES if s in implied) or SUITES
 
 
@@ -277,6 +286,23 @@ def _brokers(named: Sequence[str], kafka_version: str | None, all_runnable: bool
                 not_run.append(NotRun("broker", f"kafka:{version}", reason))
     return tuple((s, False) for s in specs)
 
+
+
+def _transaction_brokers(named: Sequence[str], all_runnable: bool,
+                         not_run: list[NotRun]) -> tuple[tuple[str, bool], ...]:
+    """The brokers the transaction table runs on: those named with ``--broker`` that run transactions,
+    else the wheel brokers installed here (as the other suites' defaults)."""
+    chosen = [b for b in dict.fromkeys(named) if _plays(b, Role.TRANSACTIONS)]
+    if chosen:
+        for spec in chosen:
+            _check_broker_release(spec)
+        return tuple((b, True) for b in chosen)
+    found = _wheel_brokers(not_run, "transactions", all_runnable)
+    if not found:
+        not_run.append(NotRun("transactions", "kafka:VERSION, kfake, tansu, noida",
+                              "no broker that runs transactions is installed or named: name one with --broker "
+                              "(kafka:VERSION starts Apache Kafka's broker, kfake franz-go's)"))
+    return tuple((b, False) for b in found)
 
 
 def _examples(not_run: list[NotRun]) -> list[str]:

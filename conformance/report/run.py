@@ -1,8 +1,8 @@
 """``run_report``: the suites over the planned targets, gathered into one :class:`Report`.
 
 Each suite runs through its own callable (``check_authorizer``,
-``check_producer``, ``check_broker``); their report values become columns
-(:mod:`.from_authorizer`, :mod:`.from_producer`, :mod:`.from_broker`).  A
+``check_producer``, ``check_broker``, ``check_transactions``); their report values become columns
+(:mod:`.columns.authorizer`, :mod:`.columns.producer`, :mod:`.columns.broker`, :mod:`.columns.transactions`).  A
 target the user named that fails to start gets a column of cells that could not
 run, with why; a default target that cannot run here is listed in
 ``Report.not_run`` instead, so the defaults never fail a report.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,9 +21,10 @@ import attrs
 from kafka_conformance import __version__
 from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.authorizer.targets import Target
-from kafka_conformance.report.from_authorizer import authorizer_column, authorizer_rows
-from kafka_conformance.report.from_broker import broker_column, broker_rows
-from kafka_conformance.report.from_producer import column_target, producer_column, producer_rows
+from kafka_conformance.report.columns.authorizer import authorizer_column, authorizer_rows
+from kafka_conformance.report.columns.broker import broker_column, broker_rows
+from kafka_conformance.report.columns.producer import column_target, producer_column, producer_rows
+from kafka_conformance.report.columns.transactions import transactions_column, transactions_rows
 from kafka_conformance.report.model import Cell, CellStatus, Column, NotRun, Report, Row, SuiteRun
 from kafka_conformance.report.plan import DEFAULT_IDEMPOTENCE_VERSION, EXAMPLES, Plan, ReportError, make_plan
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
@@ -31,6 +32,7 @@ from kafka_conformance.terminal.verdict import run_seed
 
 if TYPE_CHECKING:
     from kafka_conformance.broker.report import BrokerReport
+    from kafka_conformance.transactions.check import RowResult
 
 __all__ = ["PROFILES", "Depth", "run_report"]
 
@@ -47,15 +49,19 @@ class Depth:
     """Generated crafted sequences of the broker suite in all (its ``max_examples``: the rounds share them)."""
     broker_rounds: int
     """Rounds at most, each looking for one more distinct anomaly."""
+    transaction_scripts: int = 0
+    """Generated transaction scripts per broker, after the transaction table (each a real run on the broker)."""
     real_client_table: bool = True
     """Whether real clients run the trace table (about a minute of real runs per client and broker);
     the model engine always does (milliseconds, in simulated time)."""
 
 
 PROFILES: dict[str, Depth] = {
-    "smoke": Depth(authorizer_examples=10, producer_traces=3, broker_examples=20, broker_rounds=2, real_client_table=False),
-    "ci": Depth(authorizer_examples=100, producer_traces=15, broker_examples=100, broker_rounds=6),
-    "nightly": Depth(authorizer_examples=1000, producer_traces=100, broker_examples=1000, broker_rounds=6),
+    "smoke": Depth(authorizer_examples=10, producer_traces=3, broker_examples=20, broker_rounds=2, real_client_table=False,
+                   transaction_scripts=2),
+    "ci": Depth(authorizer_examples=100, producer_traces=15, broker_examples=100, broker_rounds=6, transaction_scripts=10),
+    "nightly": Depth(authorizer_examples=1000, producer_traces=100, broker_examples=1000, broker_rounds=6,
+                     transaction_scripts=100),
 }
 DEFAULT_PROFILE = "ci"
 
@@ -108,7 +114,8 @@ def run_report(
     runs = []
     skipped = list(plan.not_run)
     for suite in plan.suites:
-        runner = {"authorizer": _authorizer_suite, "producer": _producer_suite, "broker": _broker_suite}[suite]
+        runner = {"authorizer": _authorizer_suite, "producer": _producer_suite, "broker": _broker_suite,
+                  "transactions": _transactions_suite}[suite]
         runs.append(runner(plan, depth, seed, saves, say, skipped))
     return Report(
         suites=tuple(runs),
@@ -129,6 +136,10 @@ class _Say:
 
     def note(self, suite: str, target: str, message: str) -> None:
         emit(self.sink, ProgressEvent(Kind.NOTE, f"{suite} {target}", message=message))
+
+    def row_of(self, target: str) -> Callable[[RowResult], None]:
+        """A transaction row done, as a note (the suite has no progress events of its own)."""
+        return lambda row: self.note("transactions", target, f"{row.name}: {'agrees' if row.agrees else 'differs'}")
 
 
 def _done(say: _Say, column: Column) -> Column:
@@ -231,6 +242,31 @@ def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None
         column = broker_column(report, probe_saves=_save_probes(report, folder, target, version, seed))
         columns.append(_done(say, attrs.evolve(column, asked=named or target.startswith("test-broker"))))
     return SuiteRun("broker", rows, tuple(columns))
+
+
+def _transactions_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
+                        skipped: list[NotRun]) -> SuiteRun:
+    from kafka_conformance.adapters.targets import Role, parse_target
+    from kafka_conformance.transactions.check import check_transactions
+
+    rows = transactions_rows()
+    columns = []
+    for target, named in plan.transactions:
+        claims = parse_target(target, Role.TRANSACTIONS).release  # kafka:VERSION names its own release
+        version = claims or plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
+        try:
+            report = check_transactions(target, kafka_version=None if claims else version,
+                                        max_examples=depth.transaction_scripts, seed=seed, on_row=say.row_of(target))
+        except TargetError as exc:
+            if not named:
+                skipped.append(NotRun("transactions", target, str(exc)))
+                say.note("transactions", target, f"not run here: {exc}")
+                continue
+            columns.append(_done(say, unrunnable("transactions", target, version, str(exc), rows)))
+            continue
+        column = transactions_column(report, release=version, replay_options="" if claims else f"--kafka-version {version}")
+        columns.append(_done(say, attrs.evolve(column, asked=named)))
+    return SuiteRun("transactions", rows, tuple(columns))
 
 
 def _save_probes(report: BrokerReport, folder: Path | None, target: str, version: str, seed: int | None) -> dict[str, str]:

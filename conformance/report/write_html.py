@@ -40,6 +40,7 @@ SUITE_TITLES = {
     "authorizer": "ACL authorizers: Kafka's authorization properties",
     "producer": "Idempotent producers: delivery guarantees under failure traces",
     "broker": "Brokers: the produce path's duplicate, sequence and epoch checks",
+    "transactions": "Transactions: the coordinator's answers and what read_committed reads",
 }
 
 _CSS = """

@@ -15,6 +15,7 @@ but it is named in the report.  Each row runs on its own topic and transactional
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import itertools
 import time
 import uuid
@@ -26,7 +27,7 @@ from hypothesis import Phase
 from hypothesis.errors import FlakyFailure
 
 from kafka_conformance.adapters.brokers.launchers import BrokerStartError, started_for
-from kafka_conformance.adapters.brokers.wire_client import WireError
+from kafka_conformance.adapters.brokers.wire_client import KAFKA_PYTHON_MISSING, WireError
 from kafka_conformance.adapters.brokers.wire_txn import run_script_on_broker
 from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.reference.releases import KafkaVersion
@@ -197,6 +198,8 @@ def check_transactions(
     if not 0 <= max_examples <= 10_000:
         raise TargetError(f"max_examples must be 0 to 10000, not {max_examples}", Problem.MALFORMED, Role.TRANSACTIONS)
     release = _release(broker, kafka_version)
+    if importlib.util.find_spec("kafka") is None:  # before a broker is started for nothing
+        raise TargetError(f"the transactions suite: {KAFKA_PYTHON_MISSING}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
     try:
         profile = txn_profile(release, transaction_version=transaction_version)
     except ValueError as exc:  # an unparsable or unmodelled release, or transaction.version 2 before 4.0

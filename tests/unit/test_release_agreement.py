@@ -12,7 +12,7 @@ from kafka_conformance.authorizer.releases.agreement import modelled_profiles
 from kafka_conformance.authorizer.report import Agreement, Status
 from kafka_conformance.authorizer.targets import Target
 from kafka_conformance.reference.authorizer.profiles import profile_for
-from kafka_conformance.report.from_authorizer import authorizer_column
+from kafka_conformance.report.columns.authorizer import authorizer_column
 
 
 def _posing(real: str, claimed: str) -> Target:

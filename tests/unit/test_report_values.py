@@ -27,10 +27,10 @@ from kafka_conformance.producer.check import check_producer
 from kafka_conformance.producer.report import RunStatus
 from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, Property
 from kafka_conformance.report.baseline import Found, compare
+from kafka_conformance.report.columns.authorizer import authorizer_column
+from kafka_conformance.report.columns.broker import GENERATED, broker_column, broker_rows, probe_row
+from kafka_conformance.report.columns.producer import producer_column, producer_rows
 from kafka_conformance.report.files import FILES, write_report
-from kafka_conformance.report.from_authorizer import authorizer_column
-from kafka_conformance.report.from_broker import GENERATED, broker_column, broker_rows, probe_row
-from kafka_conformance.report.from_producer import producer_column, producer_rows
 from kafka_conformance.report.model import Cell, CellStatus, Column, Report, SuiteRun, Verdict
 from kafka_conformance.report.read_json import load_report
 from kafka_conformance.report.run import run_report

@@ -21,7 +21,7 @@ from kafka_conformance.reference.acl.values import (
 )
 from kafka_conformance.reference.authorizer.decision import Action, RequestContext
 from kafka_conformance.report.baseline import compare
-from kafka_conformance.report.from_authorizer import authorizer_column, authorizer_rows
+from kafka_conformance.report.columns.authorizer import authorizer_column, authorizer_rows
 from kafka_conformance.report.model import Report, SuiteRun
 
 ALLOW, DENY = AclPermissionType.ALLOW, AclPermissionType.DENY

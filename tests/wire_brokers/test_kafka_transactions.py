@@ -75,3 +75,36 @@ def test_kafka_compatible_brokers_answer_as_findings_17_to_20_record(broker: str
         assert rows["abort"].agrees, render_txn_text(report)
     assert not rows["end-empty"].agrees
     assert any("broker answered error 0, Kafka answers error 48" in d for d in rows["end-empty"].differences)
+
+
+def test_the_report_runs_the_table_on_real_kafka_and_on_librdkafkas_mock(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``report --broker``: the transaction table and two generated scripts (smoke) on every broker that has a
+    transaction coordinator; Kafka 3.9.1 holds every row, the mock diverges with findings a person can act on."""
+    from kafka_conformance.adapters.brokers.launchers import available
+
+    _need("3.9.1")
+    brokers = ["kafka:3.9.1", *(["rdkafka-mock"] if available()["rdkafka-mock"].ok else [])]
+    argv = ["report", "--suite", "transactions", "--profile", "smoke", "--seed", "1", "--kafka-version", "4.3.1",
+            "--out", str(tmp_path / "r")]
+    for broker in brokers:
+        argv += ["--broker", broker]
+    code = main(argv)
+    out = capsys.readouterr().out
+    body = json.loads((tmp_path / "r" / "report.json").read_text())
+    [suite] = body["suites"]
+    columns = {c["target"]: c for c in suite["columns"]}
+    assert columns["kafka:3.9.1"]["release"] == "3.9.1"  # the release the spec claims, not --kafka-version
+    assert {cell["status"] for cell in columns["kafka:3.9.1"]["cells"]} == {"holds"}
+    assert len(columns["kafka:3.9.1"]["cells"]) == len(suite["rows"])
+    if "rdkafka-mock" not in columns:
+        assert code == 0, out
+        return
+    assert code == 1, out
+    mock = {cell["row"]: cell for cell in columns["rdkafka-mock"]["cells"]}
+    [aborted] = mock["abort"]["divergences"]
+    assert aborted["anomaly"] == "aborted-read" and (aborted["expected"], aborted["actual"]) == ("()", "('a2.0',)")
+    assert aborted["replay"] == "kafka-conformance check transactions --broker rdkafka-mock --row abort --kafka-version 4.3.1"
+    [refused] = mock["end-empty"]["divergences"]
+    assert refused["actual"] == "error 0" and refused["expected"].startswith("error 48")
+    summary = (tmp_path / "r" / "summary.md").read_text()
+    assert "**aborted-read** in <code>rdkafka-mock</code>" in summary and "--row abort" in summary

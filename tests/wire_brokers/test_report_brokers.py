@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kafka_conformance.cli.main import main
-from kafka_conformance.report.from_broker import GENERATED, broker_rows
+from kafka_conformance.report.columns.broker import GENERATED, broker_rows
 from kafka_conformance.report.model import CellStatus
 from kafka_conformance.report.run import run_report
 
