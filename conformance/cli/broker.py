@@ -19,10 +19,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kafka_conformance.cli import args as types
 from kafka_conformance.cli.errors import UsageError
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
+
+if TYPE_CHECKING:
+    from kafka_conformance.transactions.check import TxnReport
 
 __all__ = ["add_arguments", "add_transactions_arguments", "replay", "run", "run_transactions"]
 
@@ -105,7 +109,7 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: 10; 0 with --row)")
     parser.add_argument("--seed", type=types.seed, help="seed of the generated scripts, for a run that repeats exactly "
                         "(the rows need none)")
-    types.add_common_options(parser, junit=False, failures=False, quiet=False)
+    types.add_common_options(parser, failures=False)
 
 
 def run_transactions(args: argparse.Namespace) -> int:
@@ -114,13 +118,28 @@ def run_transactions(args: argparse.Namespace) -> int:
     from kafka_conformance.transactions.report import render_txn_json, render_txn_text, row_line
 
     types.output_file(args.report_json, "--report-json")
+    types.output_file(args.junit_xml, "--junit-xml")
     try:
         examples = args.max_examples if args.max_examples is not None else (0 if args.rows else 10)
         report = check_transactions(args.broker, kafka_version=args.kafka_version, transaction_version=args.transaction_version,
-                                    rows=args.rows, on_row=lambda row: print(row_line(row), file=sys.stderr),
+                                    rows=args.rows, on_row=None if args.quiet else lambda row: print(row_line(row), file=sys.stderr),
                                     max_examples=examples, seed=args.seed)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_txn_text(report))
     types.write_file(args.report_json, render_txn_json(report))
+    if args.junit_xml is not None:
+        types.write_file(args.junit_xml, _txn_junit(report, args.broker, args.kafka_version))
     return report.exit_code
+
+
+def _txn_junit(report: TxnReport, broker: str, kafka_version: str | None) -> str:
+    """JUnit XML through the report's one writer: the run as the report's transactions column."""
+    from kafka_conformance.adapters.targets import Role, parse_target
+    from kafka_conformance.report.columns.transactions import transactions_column, transactions_rows
+    from kafka_conformance.report.model import Report, SuiteRun
+    from kafka_conformance.report.write_junit import to_junit_xml
+
+    release = parse_target(broker, Role.TRANSACTIONS).release or kafka_version or ""
+    column = transactions_column(report, release=release)
+    return to_junit_xml(Report(suites=(SuiteRun("transactions", transactions_rows(), (column,)),)))

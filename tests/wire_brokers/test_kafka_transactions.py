@@ -42,12 +42,17 @@ def test_every_row_answers_as_the_release_does(release: str, tv: int, late_into_
 def test_the_command_writes_the_report_and_exits_zero(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     _need("3.9.1")
     out = tmp_path / "txn.json"
+    junit = tmp_path / "txn.xml"
     code = main(["check", "transactions", "--broker", "kafka:3.9.1", "--row", "commit", "--row", "late-produce-after-abort",
-                 "--report-json", str(out)])
-    assert code == 0, capsys.readouterr()
+                 "--report-json", str(out), "--junit-xml", str(junit), "--quiet"])
+    printed = capsys.readouterr()
+    assert code == 0, printed
     body = json.loads(out.read_text())
     assert [r["name"] for r in body["rows"]] == ["commit", "late-produce-after-abort"] and body["conforms"]
-    assert "2 of 2 rows answer exactly as transactions@3.9.1" in capsys.readouterr().out
+    assert "2 of 2 rows answer exactly as transactions@3.9.1" in printed.out and "agrees" not in printed.err  # --quiet
+    xml = junit.read_text()
+    assert 'name="transactions:kafka:3.9.1@3.9.1"' in xml and 'failures="0"' in xml
+    assert 'name="commit"' in xml and 'name="late-produce-after-abort"' in xml
 
 
 @pytest.mark.parametrize(("broker", "release", "abort_anomalies"), [
