@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kafka_conformance.broker.cases import MAX_AGE_MS, MODEL_NOW_MS, Action, ActionKind, BrokerCase, SlotKind
-from kafka_conformance.reference.broker.batches import INT32_MAX, ProducerBatch, increment_sequence
+from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
 
@@ -36,6 +36,8 @@ BROKER_CLASSES: tuple[tuple[str, str], ...] = (
     ("overlap", "a batch overlapping the newest one"),
     ("new-epoch-at-zero", "a higher epoch starting at 0"),
     ("new-epoch-nonzero", "a higher epoch starting elsewhere"),
+    ("new-epoch-jump", "an epoch more than one above the stored one, starting at 0 (any higher epoch is a new one)"),
+    ("epoch-at-max", "a batch at the highest epoch, 32767 (Short.MAX_VALUE)"),
     ("stale-epoch", "a batch of an older epoch"),
     ("negative-sequence", "an idempotent batch with base sequence -1"),
     ("ends-at-int-max", "a batch whose last sequence is Int.MAX"),
@@ -89,12 +91,15 @@ def _step_class(log: PartitionLog, history: list[tuple[int, int, int]], batch: P
         found.add("ends-at-int-max")
     if first > last:
         found.add("spans-the-wrap")
+    if batch.producer_epoch == INT16_MAX:
+        found.add("epoch-at-max")
     if entry is None or (not entry.batches and entry.epoch < 0):
         return found | {"first-at-zero" if first == 0 else "first-nonzero"}
     if batch.producer_epoch < entry.epoch:
         return found | {"stale-epoch"}
     if batch.producer_epoch > entry.epoch:
-        return found | {"new-epoch-at-zero" if first == 0 else "new-epoch-nonzero"}
+        jump = {"new-epoch-jump"} if first == 0 and batch.producer_epoch > entry.epoch + 1 else set()
+        return found | jump | {"new-epoch-at-zero" if first == 0 else "new-epoch-nonzero"}
     resend = _resend_class(history, batch, window)
     if resend is not None:
         return found | {resend}

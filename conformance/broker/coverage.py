@@ -15,7 +15,7 @@ for one that does not offer DeleteRecords.
 from __future__ import annotations
 
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
-from kafka_conformance.reference.broker.batches import INT32_MAX
+from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX
 
 __all__ = ["AGED_MS", "aged_restart", "coverage_cases"]
 
@@ -76,6 +76,7 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
         _case((0, 0, 0, 2), (0, 0, 0, 3)),  # a longer batch with a cached first sequence
         _case((0, 0, 0, 3), (0, 0, 1, 3)),  # an overlap with the newest
         _case((0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (0, 2, 3, 1)),  # new epoch at 0, stale epoch, new epoch elsewhere
+        _case((0, 0, 0, 1), (0, 5, 0, 1), (0, INT16_MAX, 0, 1), (0, INT16_MAX, 1, 1)),  # epochs jumped, up to Short.MAX
         # ends at Int.MAX, then 0; spans the wrap, resent.  Another producer writes first, so that the
         # partition is not fresh (KAFKA-15591); before 2.5 no producer without state may start there.
         _case((1, 0, 0, 1), (0, 0, INT32_MAX - 1, 2), (0, 0, 0, 1), slots=(A, A)),

@@ -29,7 +29,8 @@ from kafka_conformance.reference.broker.profile import BrokerProfile
 
 __all__ = ["MOVES", "broker_cases"]
 
-MOVES = ("next", "resend", "gap", "overlap", "bump-epoch", "bump-epoch-nonzero", "stale-epoch", "negative-sequence", "window-edge")
+MOVES = ("next", "resend", "gap", "overlap", "bump-epoch", "bump-epoch-nonzero", "stale-epoch", "negative-sequence", "window-edge",
+         "jump-epoch")
 """What a step can do; each is a branch of the broker's checks (``docs/spec/idempotence.md`` §1.3).  ``window-edge``
 sends batches until the producer has sent a window's worth and one more, then resends the
 oldest batch still cached or the one that just left (the edges of
@@ -141,6 +142,8 @@ def broker_cases(
             crafted = CraftedBatch(slot, epoch + 1, 0, records)
         elif move == "bump-epoch-nonzero" and epoch < INT16_MAX:
             crafted = CraftedBatch(slot, epoch + 1, draw(st.integers(1, 5)), records)
+        elif move == "jump-epoch" and epoch < INT16_MAX - 1:  # any higher epoch is a new one, up to Short.MAX
+            crafted = CraftedBatch(slot, draw(st.sampled_from((epoch + 2, INT16_MAX))), 0, records)
         elif move == "stale-epoch" and epoch > 0:
             crafted = CraftedBatch(slot, epoch - 1, nxt, records)
         elif move == "negative-sequence":

@@ -6,7 +6,7 @@ import pytest
 
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CraftedBatch, SlotKind
 from kafka_conformance.broker.classes import BROKER_CLASSES, DELETE_CLASSES, RESTART_CLASSES, case_classes, missed_classes
-from kafka_conformance.reference.broker.batches import INT32_MAX
+from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX
 from kafka_conformance.reference.broker.profile import broker_profile
 
 KAFKA = broker_profile("4.3.0")
@@ -55,11 +55,19 @@ def test_wrap_edges_and_producers() -> None:
     assert {"two-producers", "unallocated-producer", "first-at-zero"} <= two
 
 
+def test_epochs_jumped_up_to_short_max() -> None:
+    """Any higher epoch is a new one (Kafka compares, never adds one): a broker that takes only the
+    next epoch, or keeps epochs in fewer than 16 bits, is asked about it."""
+    jumped = case_classes(_case((0, 0, 0, 1), (0, 5, 0, 1), (0, INT16_MAX, 0, 1), (0, INT16_MAX, 1, 1)), KAFKA)
+    assert {"new-epoch-jump", "new-epoch-at-zero", "epoch-at-max", "continues"} <= jumped
+    assert "new-epoch-jump" not in case_classes(_case((0, 0, 0, 1), (0, 1, 0, 1), (0, 3, 2, 1)), KAFKA)
+
+
 def test_missed_classes_keep_the_catalogue_order() -> None:
     names = [n for n, _ in BROKER_CLASSES]
     assert missed_classes([]) == tuple(names)
     assert missed_classes(names) == ()
-    assert len(set(names)) == len(names) == 30
+    assert len(set(names)) == len(names) == 32
     assert set(names) >= RESTART_CLASSES | DELETE_CLASSES
     assert missed_classes([], excluded=RESTART_CLASSES) == tuple(n for n in names if n not in RESTART_CLASSES)
 
