@@ -22,12 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="corpus_command", required=True)
     gen = sub.add_parser("generate", help="generate a deterministic corpus as Parquet")
     gen.add_argument("--suite", default="authorizer", help="which suite (default: %(default)s)")
-    gen.add_argument("--cases", type=_positive, required=True)
+    gen.add_argument("--cases", type=_positive, required=True, help="how many cases the corpus holds")
     gen.add_argument("--out", type=Path, required=True, help="corpus directory (resumed when compatible)")
-    gen.add_argument("--seed", type=types.seed, default=0)
+    gen.add_argument("--seed", type=types.seed, default=0, help="generation seed (default: %(default)s)")
     gen.add_argument("--shards", type=_positive, default=None, help="number of shards (default: cases / 1000)")
     gen.add_argument("--kafka-version", type=types.release, help="Kafka release the cases are for (default: the reference's newest)")
-    gen.add_argument("--flavour", choices=["standard", "acl"])
+    gen.add_argument("--flavour", choices=["standard", "acl"], help="authorizer suite: StandardAuthorizer or AclAuthorizer")
     gen.add_argument("--mode", choices=["mixed", "well-formed", "hostile"],
                       help="authorizer suite: mixed (default), one scenario in five hostile; well-formed, only what Kafka "
                            "accepts; hostile, only edge inputs. The other suites generate well-formed input only")

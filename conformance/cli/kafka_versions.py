@@ -16,11 +16,13 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("releases", nargs="*", metavar="kafka:VERSION[:FLAVOUR]",
                         help="releases to run (default: every release the kit runs, both flavours)")
-    parser.add_argument("--mode", choices=["well-formed", "hostile", "both"], default="both")
+    parser.add_argument("--mode", choices=["well-formed", "hostile", "both"], default="both",
+                        help="which inputs: well-formed, hostile, or both, one row each (default)")
     parser.add_argument("--max-examples", type=types.count(1, 100_000, "examples per property"), default=50,
                         help="examples per property (default: %(default)s)")
-    parser.add_argument("--seed", type=types.seed, default=0)
-    parser.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures/kafka-versions"))
+    parser.add_argument("--seed", type=types.seed, default=0, help="seed of every row (default: %(default)s)")
+    parser.add_argument("--failures-dir", type=Path, default=Path("kafka-conformance-failures/kafka-versions"),
+                        help="where a diverging row's minimal cases are saved (default: %(default)s)")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown (docs/kafka-versions.md's table)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 

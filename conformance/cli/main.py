@@ -108,7 +108,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_parser("selftest", help="how strong the suite is: the zoo of faulty authorizers, caught per seed")
     )
     replay = sub.add_parser("replay", help="re-run saved counterexamples: FIXED / FAILED / ERROR")
-    replay.add_argument("files", nargs="+", type=Path)
+    replay.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="saved case files (authorizer, producer or broker), as a run wrote them")
     replay.add_argument("--target", help="run against this target (producer cases: this client) instead of the saved one")
     replay.add_argument("--trust-saved-target", action="store_true",
                         help="run the python:, cmd: or jvm: target a case file names (it runs code: only for files you "
@@ -124,15 +125,17 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--name", help="resource name (omit with --by-type)")
     explain.add_argument("--by-type", action="store_true", help="ask authorizeByResourceType instead")
     explain.add_argument("--variant", choices=["default", "acl", "truth"], help="by-type semantics (default: the flavour's)")
-    explain.add_argument("--kafka-version", type=types.release)
-    explain.add_argument("--flavour", choices=["standard", "acl"], default="standard")
+    explain.add_argument("--kafka-version", type=types.release, help="the release whose answer to give (default: the newest modelled)")
+    explain.add_argument("--flavour", choices=["standard", "acl"], default="standard",
+                         help="StandardAuthorizer (KRaft, the default) or AclAuthorizer (ZooKeeper)")
     explain.add_argument("--super-users", help="raw super.users value, overrides the file's config")
     explain.add_argument("--allow-everyone", help="raw allow.everyone.if.no.acl.found value")
 
     cfg = sub.add_parser("explain-config", help="what a producer configuration really does on a given version")
     cfg.add_argument("settings", nargs="*", metavar="KEY=VALUE", help="producer properties, e.g. acks=1")
     cfg.add_argument("--properties", type=Path, help="a Java .properties file to read first")
-    cfg.add_argument("--client", choices=["java", "console", "librdkafka"], default="java")
+    cfg.add_argument("--client", choices=["java", "console", "librdkafka"], default="java",
+                     help="whose defaults and rules: the Java producer (default), the console producer, librdkafka")
     cfg.add_argument("--kafka-version", help="Kafka release (librdkafka release for --client librdkafka); default newest")
     cfg.add_argument("--semantics", choices=["shipped", "tristate"], default="shipped",
                      help="which enable.idempotence semantics: shipped (default), or tristate, the never-shipped "

@@ -47,7 +47,9 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", action="append", dest="brokers",
                         help="a broker to include (repeatable; default test-broker)")
     parser.add_argument("--row", action="append", dest="rows", help="only this trace table row, by number or name (repeatable)")
-    parser.add_argument("--kafka-version", type=types.idempotence_release, default=DEFAULT_RELEASE)
+    parser.add_argument("--kafka-version", type=types.idempotence_release, default=DEFAULT_RELEASE,
+                        help="Kafka release whose semantics the test broker models and every cell is held to "
+                             "(default: %(default)s)")
     types.add_common_options(parser, json_what="the matrix", junit=False)
 
 

@@ -131,3 +131,17 @@ def test_no_concept_is_spelt_two_ways() -> None:
             near = {o for o in options if concept in o.lstrip("-").replace("-", "") and o != spelling}
             # other concepts whose names share a word: a broker run's rounds, the Markdown report, how many seeds
             assert not near - {"--max-rounds", "--report-md", "--seeds"}, (path, concept, near)
+
+
+def test_every_option_says_what_it_does() -> None:
+    """An option without help is a blank cell in docs/cli.md and a bare name in --help: every
+    option and positional of every command has a line of its own."""
+    import argparse
+
+    from kafka_conformance.cli.main import _parser
+    from kafka_conformance.cli.table import commands
+
+    bare = [(" ".join(path), a.option_strings[0] if a.option_strings else a.dest)
+            for path, parser in commands(_parser()) for a in parser._actions
+            if a.dest != "help" and a.nargs != argparse.PARSER and not a.help]  # not --help, nor a subcommand list
+    assert not bare, bare
