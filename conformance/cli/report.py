@@ -35,11 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Run the suites over the targets that can run on this machine and write a report folder: index.html "
         "(one self-contained page), report.json, summary.md (for a pull-request comment) and junit.xml. "
-        "By default: the reference authorizer; the model producer and every Python producer client installed here "
-        "against the test broker and the installed wheel brokers (Tansu, noida); the test broker and those wheel brokers "
-        "(librdkafka's mock, which comes with confluent-kafka, only when named). "
-        "Targets that start a JVM (kafka:VERSION authorizers and brokers, jvm: authorizers, the java producer) are slow: "
-        "they run only when named with --target/--client/--broker, or with --all-runnable."
+        "By default, the kit's own targets, the same on every machine: the reference authorizer, the model producer "
+        "and the test broker. Third-party clients and brokers (kafka-python, aiokafka, confluent-kafka; Tansu, noida, "
+        "librdkafka's mock) and targets that start a JVM (kafka:VERSION authorizers and brokers, jvm: authorizers, "
+        "the java producer) run only when named with --target/--client/--broker, or with --all-runnable."
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR",
                         help="the report folder (default: %(default)s); minimal cases are saved under DIR/cases")
@@ -66,8 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", choices=PROFILES, default="ci",
                         help="how hard to look: smoke (under a minute on the defaults), ci (default), nightly")
     parser.add_argument("--all-runnable", action="store_true",
-                        help="also every JVM target this machine can run (every fetched kafka:VERSION authorizer and "
-                             "broker, the java producer): slow")
+                        help="also every target this machine can run: the third-party clients and brokers installed "
+                             "here, and every JVM target (every fetched kafka:VERSION authorizer and broker, the java "
+                             "producer): slow")
     parser.add_argument("--demo", action="store_true",
                         help="also run a planted bug (the reference with ALLOW beating DENY), shown as the demonstration "
                              "it is: what a finding looks like, never counted in the verdict or the exit code")

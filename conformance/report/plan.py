@@ -4,12 +4,11 @@ Planning is separate from running so that every bad input (an unknown target,
 client or broker, a release out of range) is refused before the first suite
 starts, and so that what the defaults left out is said, with why.
 
-Defaults are fast on purpose: the reference authorizer, the model producer and
-every Python producer client installed here against the test broker and the
-brokers shipped as wheels, and the test broker (plus installed wheel brokers)
-for the broker suite.  Apache Kafka's own authorizers and brokers, Java
-authorizers and the Java producer each start a JVM: they run when named, or
-with ``all_runnable``.
+Defaults are the kit's own targets, fast and the same on every machine: the reference
+authorizer, the model producer, and the test broker for the broker suite.  Everything else runs
+when named, or with ``all_runnable``: third-party Python clients and the brokers shipped as
+wheels (what a run says must not depend on what else happens to be installed), and Apache
+Kafka's own authorizers and brokers, Java authorizers and the Java producer, which each start a JVM.
 """
 
 from __future__ import annotations
@@ -41,6 +40,10 @@ NAMED_ONLY_BROKERS = {
 }
 """Wheel brokers installed as a side effect of a client: a user who installed confluent-kafka to test it did not
 ask for a verdict on its mock, so the defaults leave it out and say why."""
+THIRD_PARTY = "installed here, a third party's: runs when named ({option} NAME) or with --all-runnable"
+"""Third-party clients and brokers (the Python clients, the wheel brokers) are never defaults: a run
+that names nothing checks the kit's own targets (the reference, the model, the test broker) and
+gives the same verdict on every machine."""
 DEFAULT_IDEMPOTENCE_VERSION = DEFAULT_RELEASE
 DEMONSTRATION = "python:kafka_conformance.selftest.zoo:factories.allow-beats-deny"
 """``--demo``'s planted bug: the reference with an ALLOW that beats a DENY (KIP-11 says DENY wins)."""
@@ -248,6 +251,9 @@ def _available_clients(all_runnable: bool, not_run: list[NotRun]) -> list[str]:
         except TargetError as exc:
             not_run.append(NotRun("producer", client, str(exc)))
             continue
+        if not all_runnable:
+            not_run.append(NotRun("producer", client, THIRD_PARTY.format(option="--client")))
+            continue
         found.append(client)
     return found
 
@@ -261,6 +267,8 @@ def _wheel_brokers(not_run: list[NotRun], suite: str = "producer", all_runnable:
             not_run.append(NotRun(suite, name, what))
         elif name in NAMED_ONLY_BROKERS and not all_runnable:
             not_run.append(NotRun(suite, name, NAMED_ONLY_BROKERS[name]))
+        elif not all_runnable:
+            not_run.append(NotRun(suite, name, THIRD_PARTY.format(option="--broker")))
         else:
             found.append(name)
     return found
@@ -299,9 +307,9 @@ def _transaction_brokers(named: Sequence[str], all_runnable: bool,
         return tuple((b, True) for b in chosen)
     found = _wheel_brokers(not_run, "transactions", all_runnable)
     if not found:
-        not_run.append(NotRun("transactions", "kafka:VERSION, kfake, tansu, noida",
-                              "no broker that runs transactions is installed or named: name one with --broker "
-                              "(kafka:VERSION starts Apache Kafka's broker, kfake franz-go's)"))
+        not_run.append(NotRun("transactions", "--broker", "the test broker has no transaction coordinator: name a broker "
+                              "that has one (--broker kafka:VERSION starts Apache Kafka's, kfake franz-go's; tansu, "
+                              "noida, bootstrap:HOST:PORT)"))
     return tuple((b, False) for b in found)
 
 
