@@ -13,6 +13,7 @@ the data is escaped.
 from __future__ import annotations
 
 import difflib
+import re
 from html import escape
 
 from kafka_conformance.authorizer.targets import short_label
@@ -139,6 +140,38 @@ def _marked(text: str, other: str) -> str:
     return " ".join(w for w in out if w)
 
 
+_NAMES = re.compile(r"'[^']*'|(?<=ALLOW )\S+|(?<=DENY )\S+|(?<=\()\S+(?= from )")
+"""What a case line names: resource names (quoted), an ACL's principal, the caller's principal."""
+
+
+def _look_alike(a: str, b: str) -> bool:
+    """Two names Kafka tells apart that a reader may not: equal but for case or outer spaces, or one
+    a prefix of the other but for case ('q' and 'QA', where a PREFIXED 'q' does not cover 'QA')."""
+    if a == b:
+        return False
+    if a.casefold() == b.casefold() or a.strip() == b.strip():
+        return True
+    short, long = sorted((a.strip("'"), b.strip("'")), key=len)
+    return long.casefold().startswith(short.casefold()) and not long.startswith(short)
+
+
+def _case_marked(lines: tuple[str, ...]) -> str:
+    """The case, escaped, with the look-alikes in ``<mark>`` (:func:`_look_alike`): a name or
+    principal of an ACL beside the question's, where a finding so often turns on the difference."""
+    asked = {m.group() for line in lines if line.lstrip().startswith("question") for m in _NAMES.finditer(line)}
+    held = {m.group() for line in lines if not line.lstrip().startswith("question") for m in _NAMES.finditer(line)}
+    near = {a for a in asked for h in held if _look_alike(a, h)} | {h for h in held for a in asked if _look_alike(a, h)}
+    out = []
+    for line in lines:
+        at, parts = 0, []
+        for m in _NAMES.finditer(line):
+            if m.group() in near:
+                parts += [_e(line[at:m.start()]), f"<mark>{_e(m.group())}</mark>"]
+                at = m.end()
+        out.append("".join(parts) + _e(line[at:]))
+    return "\n".join(out)
+
+
 def _finding(f: Finding, n: int) -> str:
     d = f.divergence
     kind = " demonstration" if f.demonstration else ""
@@ -160,7 +193,7 @@ def _finding(f: Finding, n: int) -> str:
 def _evidence(d: Divergence, *, triage: bool) -> str:
     """A divergence's case and answers, as the findings (``triage``: the ACLs as kafka-acls
     prints them, what differs marked) and the matrix's cells (the saved case's path) show them."""
-    parts = [f"<pre>{_e(chr(10).join(d.case))}</pre>"] if d.case else []
+    parts = [f"<pre>{_case_marked(d.case) if triage else _e(chr(10).join(d.case))}</pre>"] if d.case else []
     if triage and d.listing:
         parts.append("<details><summary>The ACLs as <code>kafka-acls --list</code> prints them "
                      "(<code>kafka-conformance explain</code> reads this)</summary>"

@@ -437,3 +437,22 @@ def test_what_a_default_third_party_column_could_not_run_does_not_make_the_run_i
     assert (report.verdict, report.exit_code) == (Verdict.HOLDS, 0)
     asked = Report(suites=(SuiteRun("producer", (), (ours, attrs.evolve(found, asked=True))),))
     assert (asked.verdict, asked.exit_code) == (Verdict.INCOMPLETE, 4)
+
+
+def test_a_findings_case_marks_the_names_kafka_tells_apart_that_a_reader_may_not() -> None:
+    from kafka_conformance.report.write_html import _case_marked
+
+    def marked(acl: str, question: str) -> list[str]:
+        import re
+
+        return re.findall(r"<mark>(.*?)</mark>", _case_marked((f"  #1 [acl-0] {acl} from host *",
+                                                                 f"question: authorize({question}])")))
+
+    assert marked("ALLOW User:alice ALL on LITERAL TOPIC 'bar'", "User:alice from 10.0.0.1, [READ TOPIC 'Bar'") == [
+        "&#x27;bar&#x27;", "&#x27;Bar&#x27;"]  # the case
+    assert marked("ALLOW User:alice READ on PREFIXED TOPIC 'q'", "User:alice from 10.0.0.1, [READ TOPIC 'QA'") == [
+        "&#x27;q&#x27;", "&#x27;QA&#x27;"]  # a prefix but for the case
+    assert marked("DENY User:Alice READ on LITERAL TOPIC 'foo'", "User:alice from 10.0.0.1, [READ TOPIC 'foo'") == [
+        "User:Alice", "User:alice"]
+    assert marked("ALLOW User:alice READ on PREFIXED TOPIC 'fo'", "User:alice from 10.0.0.1, [READ TOPIC 'foo'") == []
+    assert marked("ALLOW User:bob READ on LITERAL TOPIC 'bar'", "User:alice from 10.0.0.1, [READ TOPIC 'foo'") == []
