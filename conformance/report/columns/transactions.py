@@ -1,6 +1,6 @@
 """A transactions suite's :class:`~kafka_conformance.transactions.check.TxnReport` as one column.
 
-Rows are the transaction table (``commit-visible``, ``abort-invisible``, ...: each a script the
+Rows are the transaction table (``commit``, ``abort``, ``late-produce-into-next``, ...: each a script the
 kit runs on the broker and on the model of the release the broker claims) and the generated
 scripts.  A row holds when every answer and every read is the release's; an anomaly the release
 itself shows on that row (the transaction checker's, found in the model's run too) is a note,
