@@ -159,6 +159,8 @@ def _version(text: str) -> KafkaVersion:
 @contextlib.contextmanager
 def _broker(spec: str) -> Iterator[tuple[str, int]]:
     """The broker for the block; only a failure to start it is the user's (a failure of the rows is not)."""
+    if importlib.util.find_spec("kafka") is None:  # before a broker is started for nothing
+        raise TargetError(f"the transactions suite: {KAFKA_PYTHON_MISSING}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
     if spec.strip() == "kfake":
         with _kfake() as address:
             yield address
@@ -198,8 +200,6 @@ def check_transactions(
     if not 0 <= max_examples <= 10_000:
         raise TargetError(f"max_examples must be 0 to 10000, not {max_examples}", Problem.MALFORMED, Role.TRANSACTIONS)
     release = _release(broker, kafka_version)
-    if importlib.util.find_spec("kafka") is None:  # before a broker is started for nothing
-        raise TargetError(f"the transactions suite: {KAFKA_PYTHON_MISSING}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
     try:
         profile = txn_profile(release, transaction_version=transaction_version)
     except ValueError as exc:  # an unparsable or unmodelled release, or transaction.version 2 before 4.0
