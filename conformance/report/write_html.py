@@ -266,7 +266,7 @@ def _cell(column: Column, cell: Cell | None, comparison: Comparison | None) -> s
 SCREEN_ROWS = 12
 """A suite table of more rows than this (about a laptop screen) keeps in view only the rows that
 need a look; the rows that hold in every column fold into one line below it (the smoke page's
-producer table was 40 rows of ticks, half the page)."""
+producer table was 30 rows of ticks, more than half the page)."""
 
 
 def _settled(cells: list[Cell | None]) -> bool:
