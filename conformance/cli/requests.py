@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated ACL scenarios"), default=30,
                         help="generated ACL scenarios after the named ones (default: %(default)s)")
     parser.add_argument("--seed", type=types.seed, help="seed for a reproducible run")
-    types.add_common_options(parser, junit=False, failures=False)
+    types.add_common_options(parser, failures=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from kafka_conformance.requests.targets import parse_requests_target
 
     types.output_file(args.report_json, "--report-json")
+    types.output_file(args.junit_xml, "--junit-xml")
     try:
         target = parse_requests_target(args.target)
     except TargetError as exc:
@@ -64,4 +65,11 @@ def run(args: argparse.Namespace) -> int:
         data = attrs.asdict(report)
         data["exit_code"] = report.exit_code
         types.write_file(args.report_json, json.dumps(data, indent=2))
+    if args.junit_xml is not None:
+        from kafka_conformance.report.columns.requests import requests_column, requests_rows
+        from kafka_conformance.report.model import Report, SuiteRun
+        from kafka_conformance.report.write_junit import to_junit_xml
+
+        junit = to_junit_xml(Report(suites=(SuiteRun("requests", requests_rows(), (requests_column(report),)),)))
+        types.write_file(args.junit_xml, junit)
     return report.exit_code

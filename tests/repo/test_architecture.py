@@ -97,11 +97,11 @@ UNITS: dict[str, set[str]] = {
     "conformance.transactions": {"reference.*", "adapters.targets", "adapters.brokers", "adapters.go", "conformance.terminal"},
     "conformance.selftest": {"reference.*", "adapters.protocol", "adapters.targets", "adapters.jsonlines",
                              "conformance.authorizer"},
-    # the report sits on the four suites (it reads their report values) and never the reverse
+    # the report sits on the suites (it reads their report values) and never the reverse
     "conformance.report": {"reference.*", "adapters.targets", "conformance.agreement",
                            "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
                            "conformance.producer", "conformance.broker", "conformance.transactions",
-                           "conformance.casefiles", "conformance.__init__",
+                           "conformance.requests", "conformance.casefiles", "conformance.__init__",
                            "conformance.terminal", "conformance.outputs", "conformance.credentials"},
     "conformance.pytest_wire": {"conformance.producer", "conformance.broker", "reference.releases", "adapters.targets"},
     "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},

@@ -72,3 +72,27 @@ def test_a_broker_named_runs_the_transaction_table_and_the_defaults_say_what_wou
         plan.make_plan(suites=["nope"])
     with pytest.raises(plan.ReportError, match=r"no broker named runs transactions \(test-broker\)"):
         plan.make_plan(suites=["transactions"], brokers=["test-broker"])
+
+
+def test_a_requests_run_is_a_column_whose_named_scenarios_hold_or_diverge() -> None:
+    """``check requests --junit-xml`` writes through the report's JUnit writer: each named scenario a
+    test case, the generated ones one more."""
+    from kafka_conformance.report.columns.requests import GENERATED_SCENARIOS, requests_column, requests_rows
+    from kafka_conformance.report.write_junit import to_junit_xml
+    from kafka_conformance.requests.check import Divergence as RequestDivergence
+    from kafka_conformance.requests.check import RequestsReport
+    from kafka_conformance.requests.scenarios import NAMED
+
+    refused = RequestDivergence("refused-but-allowed", NAMED[1].name, ("ALLOW User:alice WRITE on TOPIC orders",),
+                                "InitProducerId", None, "granted", "CLUSTER_AUTHORIZATION_FAILED (31)", "KIP-679")
+    report = RequestsReport("kafka:2.7.2", "127.0.0.1:1", "2.8.2", "acl", 1, len(NAMED), 8 * len(NAMED), (refused,), 2.0)
+    column = requests_column(report)
+    cells = {c.row: c for c in column.cells}
+    assert [r.id for r in requests_rows()] == [*(s.name for s in NAMED), GENERATED_SCENARIOS]
+    assert cells[NAMED[0].name].status is CellStatus.HOLDS
+    [found] = cells[NAMED[1].name].divergences
+    assert cells[NAMED[1].name].status is CellStatus.DIVERGES and found.actual == "CLUSTER_AUTHORIZATION_FAILED (31)"
+    assert found.case[-1] == "request: InitProducerId"
+    assert cells[GENERATED_SCENARIOS].status is CellStatus.NOT_RUN  # no scenario beyond the named ones
+    xml = to_junit_xml(Report(suites=(SuiteRun("requests", requests_rows(), (column,)),)))
+    assert f'tests="{len(NAMED) + 1}" failures="1"' in xml

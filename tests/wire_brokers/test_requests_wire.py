@@ -49,6 +49,18 @@ def test_the_kit_tells_the_release_before_kip_679_from_the_one_after() -> None:
     assert init and all(d.anomaly == "refused-but-allowed" and "(31)" in d.actual for d in init)
 
 
+def test_the_command_writes_junit_with_a_test_case_per_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--junit-xml``: the report's JUnit writer over the run; the KAFKA-10619 refusal is a failure."""
+    _need(BEFORE)
+    junit = tmp_path / "requests.xml"
+    code = main(["check", "requests", "--target", f"kafka:{BEFORE}", "--kafka-version", "2.8.2", "--max-examples", "0",
+                 "--seed", "1", "--junit-xml", str(junit), "--quiet"])
+    assert code == 1, capsys.readouterr()
+    xml = junit.read_text()
+    assert f'name="requests:kafka:{BEFORE}@2.8.2"' in xml and "<failure" in xml and "InitProducerId" in xml
+    assert 'name="no ACL: everything refused"' in xml
+
+
 def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """``bootstrap:HOST:PORT,sasl=...``: names carry a prefix of the run's own and only the
