@@ -21,6 +21,7 @@ import attrs
 from kafka_conformance import __version__
 from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.report.columns.authorizer import authorizer_column, authorizer_rows
 from kafka_conformance.report.columns.broker import broker_column, broker_rows
 from kafka_conformance.report.columns.producer import column_target, producer_column, producer_rows
@@ -254,18 +255,24 @@ def _transactions_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path 
     for target, named in plan.transactions:
         claims = parse_target(target, Role.TRANSACTIONS).release  # kafka:VERSION names its own release
         version = claims or plan.kafka_version or DEFAULT_IDEMPOTENCE_VERSION
-        try:
-            report = check_transactions(target, kafka_version=None if claims else version,
-                                        max_examples=depth.transaction_scripts, seed=seed, on_row=say.row_of(target))
-        except TargetError as exc:
-            if not named:
-                skipped.append(NotRun("transactions", target, str(exc)))
-                say.note("transactions", target, f"not run here: {exc}")
-                continue
-            columns.append(_done(say, unrunnable("transactions", target, version, str(exc), rows)))
-            continue
-        column = transactions_column(report, release=version, replay_options="" if claims else f"--kafka-version {version}")
-        columns.append(_done(say, attrs.evolve(column, asked=named)))
+        # Apache Kafka 4.0 and later runs the table under both protocols: KIP-890's second part
+        # (transaction.version 2) is what keeps a late Produce out of the next transaction.
+        for tv in (1, 2) if claims and KafkaVersion.parse(claims) >= KafkaVersion(4, 0, 0) else (1,):
+            release = version if tv == 1 else f"{version}, transaction.version 2"
+            options = " ".join([*([] if claims else [f"--kafka-version {version}"]),
+                                *([] if tv == 1 else ["--transaction-version 2"])])
+            try:
+                report = check_transactions(target, kafka_version=None if claims else version, transaction_version=tv,
+                                            max_examples=depth.transaction_scripts, seed=seed, on_row=say.row_of(target))
+            except TargetError as exc:
+                if not named:
+                    skipped.append(NotRun("transactions", target, str(exc)))
+                    say.note("transactions", target, f"not run here: {exc}")
+                    break
+                columns.append(_done(say, unrunnable("transactions", target, release, str(exc), rows)))
+                break
+            column = transactions_column(report, release=release, replay_options=options)
+            columns.append(_done(say, attrs.evolve(column, asked=named)))
     return SuiteRun("transactions", rows, tuple(columns))
 
 
