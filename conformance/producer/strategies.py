@@ -139,6 +139,9 @@ def steps(spec: ClusterSpec, *, wire: bool = False, max_sends: int = 8, faults: 
                 st.sampled_from([500, 2500] if wire else [500, 2500, 9000]),
             ),
             st.builds(lambda p: ClusterStep(ClusterAction.EXPIRE_PRODUCERS, partition=p), st.none() | partition),
+            # a clean stop (SIGTERM: the producer state snapshotted) beside the crash; last, so the
+            # other options keep their place in a shrunk trace
+            st.builds(lambda b: ClusterStep(ClusterAction.STOP, broker=b), broker),
         ]
     # sends come in bursts of 1-4 (several requests in flight at once), other steps one at a time;
     # a burst shrinks to one send, the list to the fewest elements
