@@ -161,8 +161,6 @@ _BELOW_ZERO = ("UNKNOWN's code moved below zero: it aliases no member, the proto
                "order ACLs (StandardAcl's order in walk.kafka_walk) it still sorts first")
 _LABEL = ("the text of a profile's name (reports, and the implementation's name in hello), which no answer "
           "carries; Profile.documented is read only there")
-_SHORTCUT = ("a shortcut that returns the value the general path computes too: with no bug named and the release "
-             "as shipped, the bugs chosen are none, and a profile without them is the release's own")
 _ONE_BY_ONE = ("naming single bugs to fix (`fixed`) is the judge's own use, to say which bug separates two answers "
                "(kafka_bug_of, held by tests/unit/test_kafka_bugs.py); a served reference is asked for a release as "
                "shipped or as documented, never with bugs named")
@@ -183,7 +181,6 @@ _DOMINATED = "return any(name[:i] in deny_prefixes for i in range(1, len(name) +
 _ACL_AFTER = "if f is Flavour.ACL and v >= KafkaVersion(4, 0, 0):"
 _NAME_LINE = '"as documented" if self.documented else "without " + ", ".join(sorted(self.fixed)))'
 _DOCUMENTED = "return bool(self.fixed) and self.fixed == frozenset(b.id for b in self.bugs())"
-_SHORTCUT_LINE = "if not fixed and kafka_bugs is KafkaBugs.AS_RELEASED:"
 _CHOSEN_LINE = "chosen = has if kafka_bugs is KafkaBugs.DOCUMENTED else has & fixed"
 
 EQUIVALENT: tuple[Equivalent, ...] = (
@@ -349,9 +346,7 @@ EQUIVALENT: tuple[Equivalent, ...] = (
     _eq(_PROFILES, "ReplaceAndWithOr", _DOCUMENTED, _LABEL),
     *(_eq(_PROFILES, f"ReplaceComparisonOperator_Eq_{op}", _DOCUMENTED, _LABEL)
       for op in ("NotEq", "Lt", "LtE", "Gt", "GtE", "Is", "IsNot")),
-    # profile_for's own shortcut, its refusal of unknown bugs, and the bugs named one by one.
-    _eq(_PROFILES, "AddNot", _SHORTCUT_LINE, _SHORTCUT),
-    _eq(_PROFILES, "ReplaceUnaryOperator_Delete_Not", _SHORTCUT_LINE, _SHORTCUT),
+    # profile_for's refusal of unknown bugs, and the bugs named one by one.
     _eq(_PROFILES, "ReplaceBinaryOperator_Sub_BitAnd", "unknown = set(fixed) - _BUG_IDS", _RELEASES),
     *(_eq(_PROFILES, f"ReplaceBinaryOperator_BitAnd_{op}", _CHOSEN_LINE, _ONE_BY_ONE) for op in _BINARY if op != "BitAnd"),
     _eq(_PROFILES, "ReplaceBinaryOperator_Mul_Div",
