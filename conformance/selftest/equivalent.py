@@ -215,7 +215,6 @@ EQUIVALENT: tuple[Equivalent, ...] = (
         _ENUM_PAIR),
     _eq(_BY_TYPE, "ReplaceComparisonOperator_Gt_IsNot",
         "taken = {n[len(stem)] for n in names if len(n) > len(stem) and n.startswith(stem)}", _LENGTHS),
-    _eq(_BY_TYPE, "ReplaceComparisonOperator_Is_IsNot", "if fresh is None:", _FRESH),
     _eq(_BY_TYPE, "NumberReplacer", _FRESH_LINE, _FRESH),
     _eq(_BY_TYPE, "ReplaceTrueWithFalse", "ready: bool = True,", _ALWAYS_PASSED),
     _eq(_BY_TYPE, "ReplaceBinaryOperator_Mul_Div", "*,", _MARKER),
@@ -231,7 +230,6 @@ EQUIVALENT: tuple[Equivalent, ...] = (
                _LISTED, after="return Decision(ALLOWED, Rule.BY_TYPE_UNDOMINATED_ALLOW, (allows[ -1],))"),
     _eq(_BY_TYPE, "ReplaceComparisonOperator_Gt_NotEq",
         "taken = {n[len(stem)] for n in names if len(n) > len(stem) and n.startswith(stem)}", _LENGTHS),
-    _eq(_BY_TYPE, "AddNot", "if fresh is None:", _FRESH),
     # -- reference/authorizer/config.py --------------------------------------------------------------
     _eq(_CONFIG, "ReplaceFalseWithTrue", "allow_everyone_if_no_acl_found: bool = False", _CONFIGURED),
     _eq(_CONFIG, "ReplaceComparisonOperator_Eq_LtE", 'if raw == "":', _EMPTY_FIRST),
@@ -303,9 +301,6 @@ EQUIVALENT: tuple[Equivalent, ...] = (
         "ReplaceBinaryOperator_Sub_BitXor", "ReplaceBinaryOperator_Sub_Pow")),
     _eq(_DECISION, "AddNot", "if self.detail:", _TEXT_ONLY),
     # -- reference/authorizer/lifecycle.py -----------------------------------------------------------
-    _eq(_LIFECYCLE, "ReplaceComparisonOperator_Is_IsNot", "if profile.flavour is Flavour.ACL:", _DECLARED),
-    _eq(_LIFECYCLE, "AddNot", "if profile.flavour is Flavour.ACL:", _DECLARED),
-    _eq(_LIFECYCLE, "ReplaceComparisonOperator_Is_NotEq", "if profile.flavour is Flavour.ACL:", _DECLARED),
     _eq(_LIFECYCLE, "ReplaceBinaryOperator_Mul_Div", "*,", _MARKER),
     *(_eq(_LIFECYCLE, op, "return len(self._store) if self.profile.acl_count_supported else -1", _DECLARED)
       for op in ("ReplaceUnaryOperator_USub_Not", "ReplaceUnaryOperator_USub_UAdd", "NumberReplacer",
