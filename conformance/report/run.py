@@ -155,6 +155,18 @@ def unrunnable(suite: str, target: str, release: str, problem: str, rows: tuple[
     return Column(suite, target, release, cells=cells, problem=problem)
 
 
+def _could_not_run(say: _Say, skipped: list[NotRun], suite: str, target: str, release: str, problem: str,
+                   rows: tuple[Row, ...], *, named: bool) -> Column | None:
+    """A target that could not start: when the user named it, a column whose cells could not run,
+    with why; a default this machine cannot run is a line under "left out" instead (None), so the
+    defaults never fail a report."""
+    if not named:
+        skipped.append(NotRun(suite, target, problem))
+        say.note(suite, target, f"not run here: {problem}")
+        return None
+    return _done(say, unrunnable(suite, target, release, problem, rows))
+
+
 EXAMPLE_SPECS = frozenset(spec for _, spec, _ in EXAMPLES)
 
 
@@ -206,11 +218,9 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
                                         max_examples=depth.producer_traces, seed=seed, table=table,
                                         failures_dir=saves / "producer" if saves is not None else None, progress=say.sink)
             except (TargetError, ClientConfigError) as exc:
-                if not named:
-                    skipped.append(NotRun("producer", target, str(exc)))
-                    say.note("producer", target, f"not run here: {exc}")
-                    continue
-                done[i] = _done(say, unrunnable("producer", target, version, str(exc), rows))
+                gone = _could_not_run(say, skipped, "producer", target, version, str(exc), rows, named=named)
+                if gone is not None:
+                    done[i] = gone
                 continue
             what = "the reference producer against the reference cluster (simulated time)" if client == MODEL else ""
             left_out = "" if table else "the trace table runs on real clients under the ci and nightly profiles, not smoke"
@@ -234,11 +244,9 @@ def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None
                                   max_rounds=depth.broker_rounds, seed=seed, failures_dir=folder, table=True,
                                   progress=say.sink)
         except TargetError as exc:
-            if not named:
-                skipped.append(NotRun("broker", target, str(exc)))
-                say.note("broker", target, f"not run here: {exc}")
-                continue
-            columns.append(_done(say, unrunnable("broker", target, version, str(exc), rows)))
+            gone = _could_not_run(say, skipped, "broker", target, version, str(exc), rows, named=named)
+            if gone is not None:
+                columns.append(gone)
             continue
         column = broker_column(report, probe_saves=_save_probes(report, folder, target, version, seed))
         columns.append(_done(say, attrs.evolve(column, asked=named or target.startswith("test-broker"))))
@@ -265,11 +273,9 @@ def _transactions_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path 
                 report = check_transactions(target, kafka_version=None if claims else version, transaction_version=tv,
                                             max_examples=depth.transaction_scripts, seed=seed, on_row=say.row_of(target))
             except TargetError as exc:
-                if not named:
-                    skipped.append(NotRun("transactions", target, str(exc)))
-                    say.note("transactions", target, f"not run here: {exc}")
-                    break
-                columns.append(_done(say, unrunnable("transactions", target, release, str(exc), rows)))
+                gone = _could_not_run(say, skipped, "transactions", target, release, str(exc), rows, named=named)
+                if gone is not None:
+                    columns.append(gone)
                 break
             column = transactions_column(report, release=release, replay_options=options)
             columns.append(_done(say, attrs.evolve(column, asked=named)))

@@ -24,7 +24,6 @@ GENERATED_SCRIPTS = "generated-scripts"
 DIFFERS = "answers-differ"
 """The anomaly of a row whose answers or reads are not the release's (the suite compares runs;
 what the difference means is said by the differences themselves)."""
-STOPPED = "run-did-not-finish"
 
 
 def transactions_rows() -> tuple[Row, ...]:
