@@ -11,14 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.2.0"
 
-__all__ = ["Report", "__version__", "check_authorizer", "check_broker", "check_producer", "run_report"]
+__all__ = ["Options", "Report", "__version__", "check_authorizer", "check_broker", "check_producer", "check_requests",
+           "check_transactions", "run_report"]
 
 if TYPE_CHECKING:
     from kafka_conformance.authorizer.check import check_authorizer
     from kafka_conformance.authorizer.report import Report
     from kafka_conformance.broker.check import check_broker
+    from kafka_conformance.options import Options
     from kafka_conformance.producer.check import check_producer
     from kafka_conformance.report.run import run_report
+    from kafka_conformance.requests.check import check_requests
+    from kafka_conformance.transactions.check import check_transactions
 
 # The public callables, each imported on first use: importing the package must
 # stay cheap and free of Hypothesis side effects.
@@ -28,6 +32,9 @@ _LAZY = {
     "check_producer": "kafka_conformance.producer.check",
     "check_broker": "kafka_conformance.broker.check",
     "run_report": "kafka_conformance.report.run",
+    "check_requests": "kafka_conformance.requests.check",
+    "check_transactions": "kafka_conformance.transactions.check",
+    "Options": "kafka_conformance.options",
 }
 
 

@@ -41,6 +41,11 @@ from kafka_conformance.pytest_wire import broker_tests, failures_folder, produce
 __all__ = ["authorizer_tests", "broker_tests", "failures_folder", "kafka_conformance_scope", "producer_tests"]
 
 
+AST_THREAD_BUG = (3, 11) <= sys.version_info[:3] < (3, 11, 8) or (3, 12) <= sys.version_info[:3] < (3, 12, 2)
+"""Whether this interpreter converts AST objects with one recursion counter for all threads
+(CPython gh-106905)."""
+
+
 def _leave_the_kit_unrewritten() -> None:
     """Keep pytest's assertion rewriting off the kit's own modules.
 
@@ -54,10 +59,15 @@ def _leave_the_kit_unrewritten() -> None:
     messages of their own, so rewriting them gains nothing, and a plain import compiles
     without building AST objects.
 
-    pytest has no public switch for this; the kit's name is taken out of its import hook's
-    marked set. On a pytest whose hook looks different this does nothing (the tests in
-    ``tests/plugin`` notice).
+    pytest has no public switch for this, so on the interpreters that carry the bug (3.11.0 to
+    3.11.7, 3.12.0 and 3.12.1; the fix, python/cpython#113476 and #113472, is in 3.11.8 and
+    3.12.2, and 3.10 has no such check) the kit's name is taken out of the import hook's marked
+    set: the one place the plugin touches an attribute of pytest's that is not public.  On a
+    fixed interpreter it touches nothing; on a pytest whose hook looks different it does nothing
+    (the tests in ``tests/plugin`` notice).
     """
+    if not AST_THREAD_BUG:
+        return
     for finder in sys.meta_path:
         marked = getattr(finder, "_must_rewrite", None)
         if not isinstance(marked, set) or "kafka_conformance" not in marked:
@@ -253,6 +263,7 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
     from kafka_conformance.authorizer.render import to_text
     from kafka_conformance.authorizer.report import Status
     from kafka_conformance.authorizer.targets import TargetError
+    from kafka_conformance.options import Options, seconds
 
     spec = target or _option(config, "target")
     if spec is None:
@@ -263,15 +274,17 @@ def _run(config: pytest.Config, target: str | None, prop_name: str, options: dic
     seed = config.getoption("hypothesis_seed", default=None)
     resolved = config.stash.get(_TARGETS_KEY, {}).get(spec)
     try:
+        timeout = options.get("timeout") or _option(config, "timeout")
+        shared = Options(kafka_version=options.get("kafka_version") or _option(config, "kafka-version"),
+                         seed=int(seed) if seed is not None else None,
+                         timeout=None if timeout is None else seconds(timeout, "--kafka-conformance-timeout"),
+                         failures_dir=failures_folder(config, options.get("failures_dir")))
         report = check_authorizer(
             resolved if resolved is not None else spec,
-            kafka_version=options.get("kafka_version") or _option(config, "kafka-version"),
+            shared,
             flavour=options.get("flavour") or _option(config, "flavour"),
             mode=options.get("mode") or _option(config, "mode") or "mixed",
             properties=[prop_name],
-            seed=int(seed) if seed is not None else None,
-            failures_dir=failures_folder(config, options.get("failures_dir")),
-            timeout=options.get("timeout") or _option(config, "timeout"),
             kafka_bugs=options.get("kafka_bugs") or _option(config, "kafka-bugs"),
         )
     except TargetError as exc:

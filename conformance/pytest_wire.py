@@ -67,12 +67,14 @@ def producer_tests(
     def test_generated_traces(self: Any, request: pytest.FixtureRequest) -> None:
         """Hypothesis-generated failure traces, shrunk and saved when a guarantee breaks."""
         from kafka_conformance.adapters.targets import TargetError
+        from kafka_conformance.options import Options
         from kafka_conformance.producer.check import check_producer
         from kafka_conformance.producer.render import to_text
 
         try:
-            report = check_producer(client, broker=broker, kafka_version=_release(kafka_version), max_examples=max_examples,
-                                    seed=_seed(request), failures_dir=_failures(request, failures_dir))
+            options = Options(kafka_version=_release(kafka_version), seed=_seed(request), max_examples=max_examples,
+                              failures_dir=_failures(request, failures_dir))
+            report = check_producer(client, options, broker=broker)
         except TargetError as exc:
             raise pytest.UsageError(str(exc)) from exc
         if report.exit_code != 0:
@@ -150,10 +152,12 @@ def broker_tests(target: str, *, kafka_version: str | None = None, max_examples:
         from kafka_conformance.adapters.targets import TargetError
         from kafka_conformance.broker.check import check_broker
         from kafka_conformance.broker.report import render_broker_text
+        from kafka_conformance.options import Options
 
         try:
-            report = check_broker(target, kafka_version=_release(kafka_version), max_examples=max_examples, seed=_seed(request),
-                                  failures_dir=_failures(request, failures_dir), table=True)
+            options = Options(kafka_version=_release(kafka_version), seed=_seed(request), max_examples=max_examples,
+                              failures_dir=_failures(request, failures_dir))
+            report = check_broker(target, options, table=True)
         except TargetError as exc:
             raise pytest.UsageError(str(exc)) from exc
         if report.verdict != "conforms":

@@ -29,8 +29,11 @@ callers that drive it directly.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -47,7 +50,7 @@ from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.fault_plan import FaultPlan
 from kafka_conformance.reference.traces.program import ClusterSpec, ClusterStep
 
-__all__ = ["TestBrokerError", "TestCluster"]
+__all__ = ["TestBrokerError", "TestCluster", "serve"]
 
 HOST = "127.0.0.1"
 START_TIMEOUT_S = 10.0
@@ -320,3 +323,38 @@ class TestCluster:
                         self.model.responded(attempt_id, response)
             if queue.empty():
                 await conn.writer.drain()
+
+
+def serve(argv: list[str] | None = None) -> int:
+    """Run one test broker in a process of its own, driven over standard input and output.
+
+    The kit's mutation run needs the broker suite's judge (the unmutated reference) and a
+    test broker built on a mutated reference at once; two versions of one package cannot
+    share an interpreter, so the broker is served from the mutated copy in its own process.
+    One JSON line out says where it listens; then each line in asks for what the broker
+    suite's handle offers (``{"restart": "clean"}`` or ``"crash"``; ``{"checkpoint": 0}``)
+    and gets one line back.  End of input stops the broker."""
+    parser = argparse.ArgumentParser(prog="python -m kafka_conformance.adapters.brokers.testbroker")
+    parser.add_argument("--kafka-version", default=None, help="the release the model follows")
+    args = parser.parse_args(argv)
+    with TestCluster(kafka_version=args.kafka_version) as cluster:
+        print(json.dumps({"bootstrap": cluster.bootstrap, "topic": str(cluster.model.spec.topic),
+                          "kafka_version": str(cluster.model.spec.kafka_version)}), flush=True)
+        for line in sys.stdin:
+            try:
+                ask = json.loads(line)
+                if "restart" in ask:
+                    cluster.restart_in_place(clean=ask["restart"] == "clean")
+                    answer: dict[str, object] = {"ok": True}
+                elif "checkpoint" in ask:
+                    answer = {"log_start": cluster.log_start_checkpoint(int(ask["checkpoint"]))}
+                else:
+                    answer = {"error": f"unknown request {line.strip()!r}"}
+            except Exception as exc:  # said to the caller, which ends its run with it
+                answer = {"error": f"{type(exc).__name__}: {exc}"}
+            print(json.dumps(answer), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())

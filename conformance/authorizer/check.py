@@ -35,15 +35,12 @@ from kafka_conformance.authorizer.releases.agreement import agreement_of, kafka_
 from kafka_conformance.authorizer.report import Counterexample, PropertyResult, Report, Status
 from kafka_conformance.authorizer.saved import save_counterexample, still_failing
 from kafka_conformance.authorizer.targets import Target, TargetError, resolve_target
+from kafka_conformance.options import MAX_EXAMPLES, Options
 from kafka_conformance.reference.errors import AclValueError
 from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
 from kafka_conformance.terminal.verdict import run_seed
 
 __all__ = ["MAX_EXAMPLES", "VACUITY_BRANCHES", "check_authorizer", "run_property_once"]
-
-MAX_EXAMPLES = 100_000
-"""Examples per property a single run accepts: hours of work already; campaigns beyond it
-belong to ``fuzz``, which shards, resumes and accounts for every case."""
 
 VACUITY_BRANCHES = {
     "rule:deny-acl": "a DENY ACL decided",
@@ -57,47 +54,40 @@ VACUITY_BRANCHES = {
 
 def check_authorizer(
     target: str | Target,
+    options: Options | None = None,
     *,
-    kafka_version: str | None = None,
     flavour: str | None = None,
-    settings: Settings | None = None,
-    max_examples: int | None = None,
-    seed: int | None = None,
     mode: str = DEFAULT_MODE,
     properties: Iterable[str] | None = None,
-    failures_dir: str | Path | None = None,
-    stop_at_first_failure: bool = False,
-    timeout: float | str | None = None,
-    progress: ProgressSink | None = None,
     kafka_bugs: str | None = None,
+    stop_at_first_failure: bool = False,
 ) -> Report:
     """Run the authorizer suite against ``target`` and return a :class:`Report`.
 
-    ``settings`` defaults to the active Hypothesis profile (the user's choice is
-    respected); ``max_examples`` and ``seed`` override it for this run.  Without a seed (and
-    without ``derandomize`` in the settings) the run draws one and the report says which, so
-    that passing it back repeats the run.  The cases saved in ``failures_dir`` by earlier runs
-    for this target and property are asked again before any new search
-    (:func:`~kafka_conformance.authorizer.saved.still_failing`).
-    ``progress`` receives a
-    :class:`~kafka_conformance.terminal.events.ProgressEvent` as each property
-    starts, after each example and as it ends.  ``stop_at_first_failure`` skips the properties
-    after the first that fails (the selftest's time-to-catch).  ``timeout`` bounds
-    every call into the target, in seconds (default 10); a target that does not
-    answer in time ends the run with an adapter error.  ``kafka_bugs`` is ``as-released``
-    (the default: the release's answers, its own bugs included) or ``documented`` (Kafka's
-    documented answer where the release has a known bug); either way a divergence that one
-    of Kafka's bugs alone explains says so.  Raises TargetError for an
-    unusable target or setting (the CLI's exit code 2).
+    ``options`` (:class:`~kafka_conformance.options.Options`) holds what every suite shares.
+    Its ``settings`` default to the active Hypothesis profile (the user's choice is
+    respected); ``max_examples`` (per property; 0 runs the coverage phase alone) and ``seed``
+    override it for this run.  Without a seed (and without ``derandomize`` in the settings) the
+    run draws one and the report says which, so that passing it back repeats the run.  The cases
+    saved in ``failures_dir`` by earlier runs for this target and property are asked again before
+    any new search (:func:`~kafka_conformance.authorizer.saved.still_failing`).  ``progress``
+    receives a :class:`~kafka_conformance.terminal.events.ProgressEvent` as each property starts,
+    after each example and as it ends.  ``timeout`` bounds every call into the target (default
+    10 s); a target that does not answer in time ends the run with an adapter error.
+
+    ``stop_at_first_failure`` skips the properties after the first that fails (the selftest's
+    time-to-catch).  ``kafka_bugs`` is ``as-released`` (the default: the release's answers, its
+    own bugs included) or ``documented`` (Kafka's documented answer where the release has a known
+    bug); either way a divergence that one of Kafka's bugs alone explains says so.  Raises
+    TargetError for an unusable target or setting (the CLI's exit code 2).
     """
+    opts = options if options is not None else Options()
+    progress, failures_dir = opts.progress, opts.failures_dir
     if mode not in MODES:
         raise TargetError(f"unknown generation mode {mode!r}; expected one of {', '.join(MODES)}", Problem.MALFORMED,
                           Role.AUTHORIZER)
-    if max_examples is not None and not 1 <= max_examples <= MAX_EXAMPLES:
-        raise TargetError(f"max_examples must be 1 to {MAX_EXAMPLES} per property, got {max_examples}; "
-                          "for larger campaigns use 'kafka-conformance fuzz --cases N'", Problem.MALFORMED, Role.AUTHORIZER)
     resolved = target if isinstance(target, Target) else resolve_target(
-        target, kafka_version=kafka_version, flavour=flavour, timeout=timeout, kafka_bugs=kafka_bugs
+        target, kafka_version=opts.kafka_version, flavour=flavour, timeout=opts.timeout, kafka_bugs=kafka_bugs
     )
     if isinstance(target, Target) and kafka_bugs is not None:
         try:
@@ -107,20 +97,22 @@ def check_authorizer(
     selected = _select(properties)
     caps = resolved.capabilities
     ctx = CheckContext(resolved.make, caps)
-    base = settings if settings is not None else Settings()
+    base = opts.settings if opts.settings is not None else Settings()
+    searched = [] if opts.max_examples == 0 else [
+        p for p in base.phases if p not in (Phase.explicit, Phase.shrink, Phase.explain)]
     overrides: dict[str, object] = {
         # The kit shrinks a failing case itself (minimize.one_minimal, on the case's own
         # structure): Hypothesis's generic shrinking re-draws the whole scenario per step
         # and cost about 90% of the time to a verdict.
         # The coverage phase runs as Hypothesis's explicit phase, whatever the profile says.
-        "phases": [Phase.explicit, *(p for p in base.phases if p not in (Phase.explicit, Phase.shrink, Phase.explain))],
+        "phases": [Phase.explicit, *searched],
         "deadline": None,
         "report_multiple_bugs": False,
         "suppress_health_check": [*base.suppress_health_check, HealthCheck.too_slow],
     }
-    if max_examples is not None:
-        overrides["max_examples"] = max_examples
-    seed = run_seed(seed, base)
+    if opts.max_examples:
+        overrides["max_examples"] = opts.max_examples
+    seed = run_seed(opts.seed, base)
     run_settings = Settings(base, **overrides)  # type: ignore[arg-type]
     started = time.monotonic()
     results: list[PropertyResult] = []
@@ -138,7 +130,7 @@ def check_authorizer(
             results.append(PropertyResult(prop.name, Status.SKIPPED, reason=reason))
             continue
         found = sum(r.status is Status.FAILED for r in results)
-        planned = run_settings.max_examples + len(coverage_cases(prop.name, caps, mode))
+        planned = (run_settings.max_examples if searched else 0) + len(coverage_cases(prop.name, caps, mode))
         emit(progress, ProgressEvent(Kind.START, column, prop.name, 0, planned, found))
         again = still_failing(prop, ctx, resolved, Path(failures_dir), mode) if failures_dir is not None else None
         if again is not None:  # a case an earlier run saved still fails: that is the finding, at once

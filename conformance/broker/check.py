@@ -37,7 +37,7 @@ from hypothesis.errors import FlakyFailure, FlakyReplay
 from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.reaper import raise_if_stopping
-from kafka_conformance.adapters.targets import Problem, Role, TargetError
+from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
 from kafka_conformance.broker.agreement import agreement_of
 from kafka_conformance.broker.cases import BROKER_CASE_FORMAT, BrokerCase, CaseError, case_from_json, case_to_json
 from kafka_conformance.broker.classes import case_classes, excluded_classes
@@ -48,10 +48,11 @@ from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases
 from kafka_conformance.broker.targets import BrokerHandle, open_broker_target
 from kafka_conformance.casefiles import known_fields, read_json_file
+from kafka_conformance.options import DEFAULT_TIMEOUT_S, Options
 from kafka_conformance.outputs import write_output
 from kafka_conformance.reference.broker.profile import BrokerProfile, broker_profile
 from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
-from kafka_conformance.terminal.events import Kind, ProgressEvent, ProgressSink, emit
+from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.terminal.verdict import run_seed
 
 __all__ = ["BrokerCaseFailed", "ReplayResult", "check_broker", "replay_broker_case", "save_finding"]
@@ -105,37 +106,38 @@ def _profile(kafka_version: str) -> BrokerProfile:
 
 
 def check_broker(
-    target: str,
+    target: str | BrokerHandle,
+    options: Options | None = None,
     *,
-    kafka_version: str = DEFAULT_RELEASE,
-    max_examples: int = 100,
-    seed: int | None = None,
-    failures_dir: str | Path | None = None,
     table: bool = True,
     max_rounds: int = 6,
     max_steps: int = 10,
-    settings: Settings | None = None,
-    timeout: float = 10.0,
-    progress: ProgressSink | None = None,
 ) -> BrokerReport:
-    """Hold the broker named by ``target`` to Kafka ``kafka_version``'s producer-state rules.
+    """Hold the broker named by ``target`` to a Kafka release's producer-state rules.
 
+    ``target`` is a spec of the broker role, or a :class:`BrokerHandle` of a broker the caller
+    runs (its ``restart`` and ``checkpoint``, when given, let the suite restart it).  From
+    ``options`` (:class:`~kafka_conformance.options.Options`): the release (default: the one the
+    spec names, else the kit's default release); ``max_examples`` (default 100) is the number of
+    cases in all, the rounds sharing it, each looking for one more distinct anomaly with what the
+    earlier rounds left; 0 runs the fixed cases only (the probe table and the coverage cases);
+    ``timeout`` bounds each request (default 10 s); ``progress`` gets a
+    :class:`~kafka_conformance.terminal.events.ProgressEvent` per probe table and per case.
     Raises TargetError for an unknown or unusable target (the CLI's exit code 2).
-    ``max_examples`` is the number of generated cases in all, as in the other suites
-    (examples per property): the rounds share it, each looking for one more distinct
-    anomaly with what the earlier rounds left; 0 runs the probe table only.
-    ``progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent`
-    per probe table and per generated case.
     """
+    opts = options if options is not None else Options()
+    spec = target if isinstance(target, str) else target.spec
+    kafka_version = opts.kafka_version or _named_release(target) or DEFAULT_RELEASE
     profile = _profile(kafka_version)
-    if max_examples < 0 or max_rounds < 1:
-        raise TargetError("max_examples must be >= 0 and max_rounds >= 1")
-    seed = run_seed(seed, settings)
+    if max_rounds < 1:
+        raise TargetError(f"max_rounds must be 1 or more, not {max_rounds}")
+    max_examples, progress, settings = opts.examples(100), opts.progress, opts.settings
+    seed = run_seed(opts.seed, settings)
     started = time.monotonic()
-    column = f"broker {target}@{profile.version}"
+    column = f"broker {spec}@{profile.version}"
     emit(progress, ProgressEvent(Kind.START, column, "starting the broker"))  # a JVM broker takes seconds
     with open_broker_target(target) as handle:
-        session = _Session(handle, timeout)
+        session = _Session(handle, opts.timeout or DEFAULT_TIMEOUT_S)
         try:
             try:
                 deletes = session.deletes_records()
@@ -156,44 +158,48 @@ def check_broker(
             coverage: Counter[str] = Counter()
             reached: set[str] = set()
             examples = 0
-            if max_examples > 0:
-                tolerated: set[str] = set()
-                emit(progress, ProgressEvent(Kind.START, column, "generated cases", 0, max_examples, diverging))
+            tolerated: set[str] = set()
+            emit(progress, ProgressEvent(Kind.START, column, "generated cases", 0, max_examples, diverging))
 
-                def one(done: int) -> None:
-                    # Shrinking runs count as examples too, so the total grows past the budget while one shrinks.
-                    emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated cases", examples + done,
-                                                 max(max_examples, examples + done), diverging + len(findings)))
+            def one(done: int) -> None:
+                # Shrinking runs count as examples too, so the total grows past the budget while one shrinks.
+                emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated cases", examples + done,
+                                             max(max_examples, examples + done), diverging + len(findings)))
 
-                for round_no in range(1, max_rounds + 1):
-                    if examples >= max_examples:
-                        break
-                    outcome, ran = _round(session, profile, tolerated, coverage, reached, max_examples - examples,
-                                          max_steps, seed, settings, one if progress is not None else None,
-                                          deletes=deletes)
-                    examples += ran
-                    if outcome is None:
-                        break
-                    if isinstance(outcome, str):
-                        errors.append(outcome)
-                        break
-                    if failures_dir is not None:
-                        saved = save_finding(outcome, Path(failures_dir), target, kafka_version, seed)
-                        outcome = attrs.evolve(outcome, saved_to=str(saved))
-                    findings.append(outcome)
-                    tolerated.add(outcome.anomaly)
-                    emit(progress, ProgressEvent(Kind.NOTE, column, message=f"round {round_no}: found {outcome.anomaly}"))
-                emit(progress, ProgressEvent(Kind.END, column, "generated cases", examples, max(max_examples, examples),
-                                             diverging + len(findings), "done"))
+            for round_no in range(1, max_rounds + 1):
+                if round_no > 1 and examples >= max_examples:
+                    break
+                outcome, ran = _round(session, profile, tolerated, coverage, reached, max_examples - examples,
+                                      max_steps, seed, settings, one if progress is not None else None,
+                                      deletes=deletes)
+                examples += ran
+                if outcome is None:
+                    break
+                if isinstance(outcome, str):
+                    errors.append(outcome)
+                    break
+                if opts.failures_dir is not None:
+                    saved = save_finding(outcome, opts.failures_dir, spec, kafka_version, seed)
+                    outcome = attrs.evolve(outcome, saved_to=str(saved))
+                findings.append(outcome)
+                tolerated.add(outcome.anomaly)
+                emit(progress, ProgressEvent(Kind.NOTE, column, message=f"round {round_no}: found {outcome.anomaly}"))
+            emit(progress, ProgressEvent(Kind.END, column, "generated cases", examples, max(max_examples, examples),
+                                         diverging + len(findings), "done"))
         finally:
             session.close()
         description = handle.description
     return BrokerReport(
-        target=target, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
+        target=spec, broker=description, kafka_version=str(profile.version), seed=seed, examples=examples,
         findings=tuple(findings), probes=probes, errors=tuple(errors), coverage=tuple(sorted(coverage.items())),
         duration_s=time.monotonic() - started, classes=tuple(sorted(reached)),
         excluded_classes=tuple(excluded_classes(profile, restartable=handle.can_restart, deletes=deletes).items()),
     )
+
+
+def _named_release(target: str | BrokerHandle) -> str | None:
+    """The release a spec names (``kafka:3.9.1``, ``test-broker:1.0.1``); None for a handle or a spec naming none."""
+    return parse_target(target, Role.BROKER).release if isinstance(target, str) else None
 
 
 def _round(
@@ -205,10 +211,11 @@ def _round(
     examples = 0
     last: list[tuple[BrokerCase, BrokerCaseFailed]] = []
     base = settings if settings is not None else Settings()
+    searched = [p for p in base.phases if p is not Phase.explicit] if max_examples > 0 else []
     run_settings = Settings(
-        base, max_examples=max_examples, deadline=None, report_multiple_bugs=False, database=None,
+        base, max_examples=max(max_examples, 1), deadline=None, report_multiple_bugs=False, database=None,
         suppress_health_check=[*base.suppress_health_check, HealthCheck.too_slow, HealthCheck.filter_too_much],
-        phases=[Phase.explicit, *(p for p in base.phases if p is not Phase.explicit)],
+        phases=[Phase.explicit, *searched],
     )
     restarts = session.handle.can_restart
 

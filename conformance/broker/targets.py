@@ -125,8 +125,12 @@ def parse_broker_target(spec: str) -> tuple[str, str | None]:
 
 
 @contextlib.contextmanager
-def open_broker_target(spec: str) -> Iterator[BrokerHandle]:
-    """Start (or reach) the broker named by ``spec`` for the block; stopped when the block ends."""
+def open_broker_target(spec: str | BrokerHandle) -> Iterator[BrokerHandle]:
+    """Start (or reach) the broker named by ``spec`` for the block; stopped when the block ends.
+    A handle is a broker its caller runs: yielded as it is, neither started nor stopped."""
+    if isinstance(spec, BrokerHandle):
+        yield spec
+        return
     name, arg = parse_broker_target(spec)
     with contextlib.ExitStack() as stack:
         try:

@@ -36,11 +36,12 @@ EXIT_OK, EXIT_DIVERGED, EXIT_USAGE = 0, 1, 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", required=True,
                         help="tansu, noida, rdkafka-mock, bootstrap:HOST:PORT or test-broker[:KAFKA_VERSION]")
-    parser.add_argument("--kafka-version", type=types.idempotence_release, default=DEFAULT_RELEASE,
-                        help="Kafka release whose broker rules to hold it to (default: %(default)s)")
-    parser.add_argument("--max-examples", type=types.count(0, 100_000, "generated cases"), default=100,
-                        help="examples per property: generated crafted sequences in all, shared by the rounds; "
-                             "0 runs the probe table only (default: %(default)s)")
+    parser.add_argument("--kafka-version", type=types.idempotence_release,
+                        help=f"Kafka release whose broker rules to hold it to (default: the one the target names, "
+                             f"as in kafka:3.9.1 or test-broker:1.0.1, else {DEFAULT_RELEASE})")
+    parser.add_argument("--max-examples", type=types.count(0, 100_000, "cases"), default=100,
+                        help="cases in all, the coverage cases first, shared by the rounds; "
+                             "0 runs the fixed cases only (default: %(default)s)")
     parser.add_argument("--max-rounds", type=types.count(1, 100, "rounds"), default=6,
                         help="rounds at most, each looking for one more distinct anomaly with the examples the "
                              "earlier rounds left (default: %(default)s)")
@@ -56,19 +57,16 @@ def run(args: argparse.Namespace) -> int:
     from kafka_conformance.adapters.targets import TargetError
     from kafka_conformance.broker.check import check_broker
     from kafka_conformance.broker.report import render_broker_json, render_broker_junit, render_broker_text
+    from kafka_conformance.options import Options
 
-    if args.max_examples == 0 and not args.table:
-        raise UsageError("--max-examples 0 needs --table (nothing would run)")
     types.output_file(args.report_json, "--report-json")
     types.output_file(args.junit_xml, "--junit-xml")
     types.output_dir(args.failures_dir, "--failures-dir")
     try:
         with types.progress_for(args) as progress:
-            report = check_broker(
-                args.target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
-                timeout=args.timeout, failures_dir=args.failures_dir, table=args.table, max_rounds=args.max_rounds,
-                progress=progress,
-            )
+            options = Options(kafka_version=args.kafka_version, seed=args.seed, max_examples=args.max_examples,
+                              timeout=args.timeout, failures_dir=args.failures_dir, progress=progress)
+            report = check_broker(args.target, options, table=args.table, max_rounds=args.max_rounds)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_broker_text(report))
@@ -114,16 +112,17 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_transactions(args: argparse.Namespace) -> int:
     from kafka_conformance.adapters.targets import TargetError
+    from kafka_conformance.options import Options
     from kafka_conformance.transactions.check import check_transactions
-    from kafka_conformance.transactions.report import render_txn_json, render_txn_text, row_line
+    from kafka_conformance.transactions.report import render_txn_json, render_txn_text
 
     types.output_file(args.report_json, "--report-json")
     types.output_file(args.junit_xml, "--junit-xml")
     try:
         examples = args.max_examples if args.max_examples is not None else (0 if args.rows else 10)
-        report = check_transactions(args.broker, kafka_version=args.kafka_version, transaction_version=args.transaction_version,
-                                    rows=args.rows, on_row=None if args.quiet else lambda row: print(row_line(row), file=sys.stderr),
-                                    max_examples=examples, seed=args.seed)
+        with types.progress_for(args) as progress:
+            options = Options(kafka_version=args.kafka_version, seed=args.seed, max_examples=examples, progress=progress)
+            report = check_transactions(args.broker, options, transaction_version=args.transaction_version, rows=args.rows)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_txn_text(report))

@@ -288,25 +288,17 @@ def _check(args: argparse.Namespace) -> int:
     from kafka_conformance.authorizer.check import check_authorizer
     from kafka_conformance.authorizer.render import dumps_json, to_junit_xml, to_text
     from kafka_conformance.authorizer.targets import TargetError
+    from kafka_conformance.options import Options
 
     types.output_file(args.report_json, "--report-json")
     types.output_file(args.junit_xml, "--junit-xml")
     types.output_dir(args.failures_dir, "--failures-dir")
     try:
         with types.progress_for(args) as progress:
-            report = check_authorizer(
-                args.target,
-                kafka_version=args.kafka_version,
-                flavour=args.flavour,
-                max_examples=args.max_examples,
-                seed=args.seed,
-                mode=args.mode,
-                properties=args.properties,
-                failures_dir=args.failures_dir,
-                timeout=args.timeout,
-                progress=progress,
-                kafka_bugs=args.kafka_bugs,
-            )
+            options = Options(kafka_version=args.kafka_version, seed=args.seed, max_examples=args.max_examples,
+                              timeout=args.timeout, failures_dir=args.failures_dir, progress=progress)
+            report = check_authorizer(args.target, options, flavour=args.flavour, mode=args.mode, properties=args.properties,
+                                      kafka_bugs=args.kafka_bugs)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     print(to_text(report))

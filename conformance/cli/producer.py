@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     quiet_clients()
     from kafka_conformance.adapters.clients.protocol import ClientConfigError
     from kafka_conformance.adapters.targets import TargetError
+    from kafka_conformance.options import Options
     from kafka_conformance.producer.check import check_producer
     from kafka_conformance.producer.render import dumps_json, to_junit_xml, to_text
 
@@ -79,10 +80,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-examples 0 runs nothing; add --table or give a number of traces")
     try:
         with types.progress_for(args) as progress:
-            report = check_producer(
-                args.client, kafka_version=args.kafka_version, broker=args.broker, max_examples=args.max_examples,
-                seed=args.seed, table=args.table, failures_dir=args.failures_dir, progress=progress,
-            )
+            options = Options(kafka_version=args.kafka_version, seed=args.seed, max_examples=args.max_examples,
+                              failures_dir=args.failures_dir, progress=progress)
+            report = check_producer(args.client, options, broker=args.broker, table=args.table)
     except (TargetError, ClientConfigError) as exc:
         raise UsageError(str(exc)) from exc
     print(to_text(report))

@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kafka_conformance.adapters.targets import TargetError
+    from kafka_conformance.options import Options
     from kafka_conformance.requests.check import check_requests, render_requests_text
     from kafka_conformance.requests.targets import parse_requests_target
 
@@ -54,10 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if target.release is None and args.kafka_version is None:
         raise UsageError("a bootstrap: target needs --kafka-version (the release whose rules it claims)", where="--target")
     try:
-        report = check_requests(
-            target, kafka_version=args.kafka_version, max_examples=args.max_examples, seed=args.seed,
-            on_progress=(lambda line: print(f"  {line}", file=sys.stderr)) if sys.stderr.isatty() and not args.quiet else None,
-        )
+        with types.progress_for(args) as progress:
+            options = Options(kafka_version=args.kafka_version, seed=args.seed, max_examples=args.max_examples,
+                              progress=progress)
+            report = check_requests(target, options)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(redact(render_requests_text(report)) + "\n")

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -28,6 +27,7 @@ import attrs
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError
 from kafka_conformance.adapters.reaper import raise_if_stopping
 from kafka_conformance.adapters.targets import Problem, Role, TargetError
+from kafka_conformance.options import Options
 from kafka_conformance.producer.clients import MODEL, delivery_config_for, resolve_client
 from kafka_conformance.producer.engines import open_broker, parse_broker, shared_brokers, trace_for_run
 from kafka_conformance.producer.report import ProducerReport, RunResult, RunStatus, status_of
@@ -192,25 +192,25 @@ class _ClientViolation(AssertionError):
 
 def check_producer(
     client: str,
+    options: Options | None = None,
     *,
-    kafka_version: str = DEFAULT_RELEASE,
     broker: str = "test-broker",
-    max_examples: int = 15,
-    seed: int | None = None,
     table: bool = False,
-    failures_dir: Path | None = None,
     shrink_budget: int = 25,
     traces: Any = None,
-    on_result: Callable[[RunResult], None] | None = None,
-    progress: ProgressSink | None = None,
 ) -> ProducerReport:
     """Check one producer client; raises :class:`TargetError` for
     specs that cannot run here (usage errors).
 
-    ``traces`` overrides the Hypothesis strategy (default: the wire traces of
-    :mod:`producer_traces` for ``kafka_version``); ``on_result`` sees every run as it ends;
-    ``progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent` per run."""
+    From ``options`` (:class:`~kafka_conformance.options.Options`): the release (default: the
+    kit's default release), ``max_examples`` generated traces (default 15), ``seed``,
+    ``failures_dir`` and ``progress`` (a :class:`~kafka_conformance.terminal.events.ProgressEvent`
+    per run).  ``traces`` overrides the Hypothesis strategy (default: the wire traces of
+    :mod:`producer_traces` for the release)."""
+    opts = options if options is not None else Options()
+    max_examples, failures_dir, progress = opts.examples(15), opts.failures_dir, opts.progress
     started = time.monotonic()
+    kafka_version = opts.kafka_version or DEFAULT_RELEASE
     try:
         kafka_version = str(known_release(kafka_version, IDEMPOTENCE_RELEASES))
     except ValueError as exc:
@@ -219,9 +219,9 @@ def check_producer(
         resolve_client(client)
     parsed = parse_broker(broker)  # validated even for the model, which ignores it
     spec = "model" if client == MODEL else str(parsed)
-    seed = run_seed(seed)  # the traces' settings inherit the active profile's derandomize
+    seed = run_seed(opts.seed)  # the traces' settings inherit the active profile's derandomize
     refusals: list[str] = []
-    tracker = _Tracker(progress, f"producer {client} on {spec}@{kafka_version}", on_result)
+    tracker = _Tracker(progress, f"producer {client} on {spec}@{kafka_version}")
     with shared_brokers():  # Apache Kafka starts once for the generated traces and the table
         tracker.start("generated traces", max_examples)
         examples, errors, found = _generate(client, spec, kafka_version, max_examples, seed, shrink_budget, traces,
@@ -247,8 +247,8 @@ def check_producer(
 class _Tracker:
     """Turns the runs of one client x broker into progress events (each run is one example)."""
 
-    def __init__(self, sink: ProgressSink | None, column: str, on_result: Callable[[RunResult], None] | None) -> None:
-        self._sink, self._column, self._on_result = sink, column, on_result
+    def __init__(self, sink: ProgressSink | None, column: str) -> None:
+        self._sink, self._column = sink, column
         self._task, self._done, self._total, self._violations = "", 0, 0, 0
         self.outside, self.guarantees = 0, set[str]()
         self._generated_violation = False
@@ -266,8 +266,6 @@ class _Tracker:
         self.guarantees.update(prop for prop, _, _ in result.verdicts)
         if self._task == "generated traces":
             self.outside += result.status is RunStatus.OUTSIDE
-        if self._on_result is not None:
-            self._on_result(result)
         emit(self._sink, ProgressEvent(Kind.EXAMPLE, self._column, self._task, self._done,
                                        max(self._total, self._done), self.divergences))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,7 @@ import attrs
 from kafka_conformance import __version__
 from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.report.columns.authorizer import authorizer_column, authorizer_rows
 from kafka_conformance.report.columns.broker import broker_column, broker_rows
@@ -33,7 +34,6 @@ from kafka_conformance.terminal.verdict import run_seed
 
 if TYPE_CHECKING:
     from kafka_conformance.broker.report import BrokerReport
-    from kafka_conformance.transactions.check import RowResult
 
 __all__ = ["PROFILES", "Depth", "run_report"]
 
@@ -138,10 +138,6 @@ class _Say:
     def note(self, suite: str, target: str, message: str) -> None:
         emit(self.sink, ProgressEvent(Kind.NOTE, f"{suite} {target}", message=message))
 
-    def row_of(self, target: str) -> Callable[[RowResult], None]:
-        """A transaction row done, as a note (the suite has no progress events of its own)."""
-        return lambda row: self.note("transactions", target, f"{row.name}: {'agrees' if row.agrees else 'differs'}")
-
 
 def _done(say: _Say, column: Column) -> Column:
     counts = ", ".join(f"{n} {s.value}" for s in CellStatus if (n := sum(c.status is s for c in column.cells)))
@@ -178,9 +174,9 @@ def _authorizer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | 
     columns = []
     for target in plan.authorizers:
         try:
-            report = check_authorizer(target, max_examples=depth.authorizer_examples, seed=seed,
-                                      failures_dir=saves / "authorizer" if saves is not None else None, progress=say.sink,
-                                      kafka_bugs=plan.kafka_bugs)
+            options = Options(seed=seed, max_examples=depth.authorizer_examples, progress=say.sink,
+                              failures_dir=saves / "authorizer" if saves is not None else None)
+            report = check_authorizer(target, options, kafka_bugs=plan.kafka_bugs)
         except TargetError as exc:
             release = str(target.capabilities.profile())
             columns.append(_done(say, unrunnable("authorizer", target.spec, release, str(exc), rows)))
@@ -214,9 +210,9 @@ def _producer_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | No
             target = column_target(client, broker)
             table = client == MODEL or depth.real_client_table
             try:
-                report = check_producer(client, kafka_version=version, broker="test-broker" if broker == "model" else broker,
-                                        max_examples=depth.producer_traces, seed=seed, table=table,
-                                        failures_dir=saves / "producer" if saves is not None else None, progress=say.sink)
+                options = Options(kafka_version=version, seed=seed, max_examples=depth.producer_traces, progress=say.sink,
+                                  failures_dir=saves / "producer" if saves is not None else None)
+                report = check_producer(client, options, broker="test-broker" if broker == "model" else broker, table=table)
             except (TargetError, ClientConfigError) as exc:
                 gone = _could_not_run(say, skipped, "producer", target, version, str(exc), rows, named=named)
                 if gone is not None:
@@ -240,9 +236,9 @@ def _broker_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None
     for target, named in plan.brokers:
         folder = saves / "broker" if saves is not None else None
         try:
-            report = check_broker(target, kafka_version=version, max_examples=depth.broker_examples,
-                                  max_rounds=depth.broker_rounds, seed=seed, failures_dir=folder, table=True,
-                                  progress=say.sink)
+            options = Options(kafka_version=version, seed=seed, max_examples=depth.broker_examples, failures_dir=folder,
+                              progress=say.sink)
+            report = check_broker(target, options, max_rounds=depth.broker_rounds, table=True)
         except TargetError as exc:
             gone = _could_not_run(say, skipped, "broker", target, version, str(exc), rows, named=named)
             if gone is not None:
@@ -270,8 +266,9 @@ def _transactions_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path 
             options = " ".join([*([] if claims else [f"--kafka-version {version}"]),
                                 *([] if tv == 1 else ["--transaction-version 2"])])
             try:
-                report = check_transactions(target, kafka_version=None if claims else version, transaction_version=tv,
-                                            max_examples=depth.transaction_scripts, seed=seed, on_row=say.row_of(target))
+                shared = Options(kafka_version=None if claims else version, seed=seed,
+                                 max_examples=depth.transaction_scripts, progress=say.sink)
+                report = check_transactions(target, shared, transaction_version=tv)
             except TargetError as exc:
                 gone = _could_not_run(say, skipped, "transactions", target, release, str(exc), rows, named=named)
                 if gone is not None:

@@ -21,7 +21,6 @@ removed with the divergence kept) before it is reported.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -29,6 +28,7 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, given, settings
 
 from kafka_conformance.adapters.reaper import raise_if_stopping
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import AclBinding, ResourcePattern, ResourceType
 from kafka_conformance.reference.authorizer.config import AuthorizerConfig
@@ -47,6 +47,7 @@ from kafka_conformance.reference.requests.rules import (
 )
 from kafka_conformance.requests.scenarios import NAMED, REQUESTS, USER, Scenario, describe_binding, scenarios
 from kafka_conformance.requests.targets import Connection, RequestsTarget, open_requests_target, parse_requests_target
+from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.terminal.verdict import run_seed, seed_text
 
 __all__ = ["ANOMALIES", "Divergence", "RequestsReport", "check_requests", "render_requests_text"]
@@ -227,38 +228,45 @@ class _Found(Exception):
         self.scenario, self.divergences = scenario, divergences
 
 
-def check_requests(
-    target: str | RequestsTarget, *, kafka_version: str | None = None, max_examples: int = 30, seed: int | None = None,
-    on_progress: Callable[[str], None] | None = None,
-) -> RequestsReport:
+def check_requests(target: str | RequestsTarget, options: Options | None = None) -> RequestsReport:
     """Hold ``target``'s authorization of producer and transaction requests to the reference.
 
-    ``kafka_version`` defaults to the release a ``kafka:`` target runs (required for
-    ``bootstrap:``); the flavour is StandardAuthorizer from 3.3, AclAuthorizer before."""
+    From ``options`` (:class:`~kafka_conformance.options.Options`): the release (default: the one
+    a ``kafka:`` target runs; required for ``bootstrap:``; the flavour is StandardAuthorizer from
+    3.3, AclAuthorizer before), ``max_examples`` generated ACL scenarios after the named ones
+    (default 30), ``seed`` and ``progress`` (a
+    :class:`~kafka_conformance.terminal.events.ProgressEvent` per scenario)."""
     from kafka_conformance.reference.releases import known_release
 
+    opts = options if options is not None else Options()
+    max_examples, progress = opts.examples(30), opts.progress
     parsed = parse_requests_target(target) if isinstance(target, str) else target
-    release = known_release(kafka_version or parsed.release or "")
+    release = known_release(opts.kafka_version or parsed.release or "")
     flavour = "standard" if release >= KafkaVersion(3, 3, 0) else "acl"
-    seed = run_seed(seed)  # the scenarios' settings inherit the active profile's derandomize
+    seed = run_seed(opts.seed)  # the scenarios' settings inherit the active profile's derandomize
     started = time.monotonic()
-    progress = on_progress or (lambda _: None)
+    column = f"requests {parsed.spec}@{release}"
     divergences: list[Divergence] = []
     count = 0
     with open_requests_target(parsed) as connection:
         run = _Run(connection, release, flavour)
         run.prepare()
-        for scenario in NAMED:
+        emit(progress, ProgressEvent(Kind.START, column, "named scenarios", 0, len(NAMED)))
+        for i, scenario in enumerate(NAMED, 1):
             raise_if_stopping()
             count += 1
             divergences += run.run(scenario)
-            progress(f"{count} scenarios, {len(divergences)} divergences")
+            emit(progress, ProgressEvent(Kind.EXAMPLE, column, "named scenarios", i, len(NAMED), len(divergences)))
+        emit(progress, ProgressEvent(Kind.END, column, "named scenarios", len(NAMED), len(NAMED), len(divergences),
+                                     "diverges" if divergences else "done"))
         seen = {(d.anomaly, d.request) for d in divergences}
 
         def generated(scenario: Scenario) -> None:
             nonlocal count
             raise_if_stopping()  # a stop signal lost inside Hypothesis or a finalizer is raised here
             count += 1
+            emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated scenarios", count - len(NAMED),
+                                         max(max_examples, count - len(NAMED)), len(divergences)))
             new = [d for d in run.run(scenario) if (d.anomaly, d.request) not in seen]
             if new:
                 raise _Found(scenario, new)
@@ -267,13 +275,18 @@ def check_requests(
                         suppress_health_check=list(HealthCheck))(given(scenarios())(generated))
         if seed is not None:
             test = hypothesis.seed(seed)(test)
-        try:
-            if max_examples > 0:
+        if max_examples > 0:
+            emit(progress, ProgressEvent(Kind.START, column, "generated scenarios", 0, max_examples, len(divergences)))
+            status = "done"
+            try:
                 test()
-        except _Found as found:
-            _, minimal = run.minimize(found.scenario, found.divergences[0])
-            divergences += [d for d in minimal if (d.anomaly, d.request) not in seen]
-        progress(f"{count} scenarios, {len(divergences)} divergences")
+            except _Found as found:
+                _, minimal = run.minimize(found.scenario, found.divergences[0])
+                divergences += [d for d in minimal if (d.anomaly, d.request) not in seen]
+                status = "diverges"
+            done = count - len(NAMED)
+            emit(progress, ProgressEvent(Kind.END, column, "generated scenarios", done, max(max_examples, done),
+                                         len(divergences), status))
         requests = run.sent
     return RequestsReport(parsed.spec, connection.description, str(release), flavour, seed, count, requests, tuple(divergences),
                           time.monotonic() - started)

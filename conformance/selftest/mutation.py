@@ -53,6 +53,7 @@ from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.domain.strategies import MODES
 from kafka_conformance.authorizer.report import PropertyResult, Status
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.values import AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.profiles import KAFKA_BUGS, Flavour, KafkaBugs, Profile, profile_for
@@ -66,9 +67,11 @@ from kafka_conformance.selftest.equivalent import (
     KnownGap,
     Outside,
 )
+from kafka_conformance.selftest.mutation_broker import BROKER_MUTATED, broker_releases, judge_broker
 from kafka_conformance.selftest.mutation_skips import Span, not_run_reason, scope_at, scopes, skip_not_run
 
 __all__ = [
+    "AUTHORIZER_MUTATED",
     "MUTATED",
     "CosmicRayFailed",
     "MutantResult",
@@ -83,9 +86,12 @@ __all__ = [
     "workspace",
 ]
 
-MUTATED = ("reference/authorizer", "reference/acl")
-"""The parts of the package that are mutated, as paths inside it: the authorizer spec and the ACL
-model it stands on."""
+AUTHORIZER_MUTATED = ("reference/authorizer", "reference/acl")
+"""The authorizer spec and the ACL model it stands on, judged as a served authorizer."""
+
+MUTATED = (*AUTHORIZER_MUTATED, *BROKER_MUTATED)
+"""The parts of the package that are mutated, as paths inside it; the broker spec is judged as a
+served test broker (:mod:`.mutation_broker`)."""
 
 JUDGE_TIMEOUT_S = 600.0
 """Cosmic Ray's bound on one mutant's judging: every profile and mode of a survivor, with room.
@@ -258,8 +264,8 @@ def judge(source: Path, profiles: Sequence[Served], modes: Sequence[str]) -> str
             spec = _served(source, profile)
             for mode in modes:
                 try:
-                    report = check_authorizer(spec, settings=only_coverage, mode=mode, stop_at_first_failure=True,
-                                              kafka_bugs=profile.kafka_bugs.value)
+                    report = check_authorizer(spec, Options(max_examples=0, settings=only_coverage), mode=mode,
+                                              stop_at_first_failure=True, kafka_bugs=profile.kafka_bugs.value)
                 except TargetError as exc:
                     return f"{profile} {mode}: the mutated reference did not start ({exc})"
                 for result in report.results:
@@ -293,10 +299,14 @@ def _cosmic_ray(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def _config(folder: Path, modules: Sequence[str], profiles: Sequence[Served], modes: Sequence[str]) -> Path:
-    test = ["env", f"PYTHONPATH={folder / 'judge'}", sys.executable, "-m", "kafka_conformance.selftest.mutation",
-            "--source", "src",
-            "--profiles", ",".join(p.argument for p in profiles), "--modes", ",".join(modes)]
+_JUDGE_MODULE = {"authorizer": "mutation", "broker": "mutation_broker"}
+"""The test command's module per suite: what judges one mutant."""
+
+
+def _config(folder: Path, suite: str, modules: Sequence[str], judged: Sequence[str]) -> Path:
+    """Cosmic Ray's configuration for one suite's modules; its test command judges each mutant."""
+    test = ["env", f"PYTHONPATH={folder / 'judge'}", sys.executable, "-m",
+            f"kafka_conformance.selftest.{_JUDGE_MODULE[suite]}", "--source", "src", *judged]
     paths = ", ".join(json.dumps(f"src/kafka_conformance/{m}") for m in modules)
     text = (
         "[cosmic-ray]\n"
@@ -306,25 +316,38 @@ def _config(folder: Path, modules: Sequence[str], profiles: Sequence[Served], mo
         f"test-command = {json.dumps(shlex.join(test))}\n\n"
         "[cosmic-ray.distributor]\nname = \"local\"\n"
     )
-    path = folder / "cosmic-ray.toml"
+    path = folder / f"cosmic-ray-{suite}.toml"
     path.write_text(text, encoding="utf-8")
     return path
 
 
+def _inside(modules: Sequence[str], parts: Sequence[str]) -> tuple[str, ...]:
+    return tuple(m for m in modules if any(m == part or m.startswith(part + "/") for part in parts))
+
+
 def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("mixed",),
-                 profiles: Sequence[Served] | None = None, work: Path | None = None,
+                 profiles: Sequence[Served] | None = None, releases: Sequence[str] | None = None,
+                 work: Path | None = None,
                  equivalent: Sequence[Equivalent] = EQUIVALENT, known_gaps: Sequence[KnownGap] = KNOWN_GAPS,
                  outside: Sequence[Outside] = OUTSIDE_PROTOCOL,
                  on_start: Callable[[str], None] | None = None) -> MutationRun:
     """Mutate ``modules`` (paths inside the package, files or folders) with Cosmic Ray and judge
-    every mutant with the coverage phase; survivors are matched against ``equivalent``."""
+    every mutant with the coverage phase; survivors are matched against ``equivalent``.  The
+    authorizer spec's mutants are served as an authorizer under ``profiles`` in ``modes``; the
+    broker spec's as the test broker under ``releases`` (:func:`.mutation_broker.broker_releases`)."""
     started = time.monotonic()
     chosen = tuple(profiles) if profiles is not None else judged_under()
+    versions = tuple(releases) if releases is not None else broker_releases()
     modules = tuple(m.strip("/") for m in modules)
-    elsewhere = [m for m in modules if not any(m == part or m.startswith(part + "/") for part in MUTATED)]
+    suites = {"authorizer": _inside(modules, AUTHORIZER_MUTATED), "broker": _inside(modules, BROKER_MUTATED)}
+    elsewhere = [m for m in modules if m not in suites["authorizer"] + suites["broker"]]
     if elsewhere:
-        raise ValueError(f"{', '.join(elsewhere)}: the mutation run judges the authorizer spec served as a target, "
-                         f"so it mutates only what that target runs: {' and '.join(MUTATED)} and what is inside them")
+        raise ValueError(f"{', '.join(elsewhere)}: the mutation run judges the spec served as a target (an authorizer "
+                         f"or the test broker), so it mutates only what those run: {', '.join(MUTATED)} and what is "
+                         "inside them")
+    judged = {"authorizer": ["--profiles", ",".join(p.argument for p in chosen), "--modes", ",".join(modes)],
+              "broker": ["--releases", ",".join(versions)]}
+    results: list[MutantResult] = []
     with tempfile.TemporaryDirectory(prefix="kafka-conformance-mutation-") as scratch:
         folder = work if work is not None else Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
@@ -333,19 +356,26 @@ def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("m
         missing = [m for m in modules if not (src / "kafka_conformance" / m).exists()]
         if missing:
             raise ValueError(f"no such module in the package: {', '.join(missing)}")
-        config = _config(folder, modules, chosen, modes)
-        if judge(src, chosen[:1], modes[:1]):
-            raise RuntimeError("the unmutated reference, served, does not conform to itself: fix that first")
-        if on_start is not None:
-            on_start(f"mutating {', '.join(modules)}; judging under {len(chosen)} profiles in {', '.join(modes)}")
-        _cosmic_ray("init", str(config), "session.sqlite", cwd=folder)
-        skip_not_run(folder / "session.sqlite", folder, outside)
-        _cosmic_ray("exec", str(config), "session.sqlite", cwd=folder)
-        dumped = _cosmic_ray("dump", "session.sqlite", cwd=folder).stdout
-        results = _results(dumped, src)
+        for suite, part in suites.items():
+            if not part:
+                continue
+            unmutated = judge(src, chosen[:1], modes[:1]) if suite == "authorizer" else judge_broker(src, versions)
+            if unmutated:
+                raise RuntimeError(f"the unmutated reference, served, does not conform to itself: {unmutated}")
+            if on_start is not None:
+                under = (f"{len(chosen)} profiles in {', '.join(modes)}" if suite == "authorizer" else
+                         f"{len(versions)} broker releases")
+                on_start(f"mutating {', '.join(part)}; judging under {under}")
+            config = _config(folder, suite, part, judged[suite])
+            session = f"session-{suite}.sqlite"
+            _cosmic_ray("init", str(config), session, cwd=folder)
+            skip_not_run(folder / session, folder, outside)
+            _cosmic_ray("exec", str(config), session, cwd=folder)
+            results += _results(_cosmic_ray("dump", session, cwd=folder).stdout, src)
     matched, stale = match_reviewed(results, (*equivalent, *known_gaps), modules)
-    return MutationRun(modules, tuple(str(p) for p in chosen), tuple(modes), matched, stale,
-                       time.monotonic() - started)
+    judged_under_text = (*(str(p) for p in chosen if suites["authorizer"]),
+                         *(f"broker@{v}" for v in versions if suites["broker"]))
+    return MutationRun(modules, judged_under_text, tuple(modes), matched, stale, time.monotonic() - started)
 
 
 def _after(diff: str, fallback: str) -> str:

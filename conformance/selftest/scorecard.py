@@ -20,6 +20,7 @@ from kafka_conformance.authorizer.domain.classes import applicable_classes
 from kafka_conformance.authorizer.domain.strategies import DEFAULT_MODE
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.options import Options
 from kafka_conformance.selftest.zoo import ZOO, Mutant, correct
 
 __all__ = ["Catch", "Scorecard", "SeedRun", "run_scorecard", "to_text"]
@@ -76,7 +77,7 @@ def _target(name: str, mutant: Mutant | None) -> Target:
 
 def run_mutant(mutant: Mutant, seed: int, *, mode: str = DEFAULT_MODE, max_examples: int | None = None) -> Catch:
     started = time.monotonic()
-    report = check_authorizer(_target(mutant.name, mutant), seed=seed, mode=mode, max_examples=max_examples,
+    report = check_authorizer(_target(mutant.name, mutant), Options(seed=seed, max_examples=max_examples), mode=mode,
                               stop_at_first_failure=True)
     examples = 0
     for result in report.results:
@@ -90,7 +91,7 @@ def run_mutant(mutant: Mutant, seed: int, *, mode: str = DEFAULT_MODE, max_examp
 def run_baseline(seed: int, *, mode: str = DEFAULT_MODE, max_examples: int | None = None) -> SeedRun:
     started = time.monotonic()
     target = _target("correct", None)
-    report = check_authorizer(target, seed=seed, mode=mode, max_examples=max_examples)
+    report = check_authorizer(target, Options(seed=seed, max_examples=max_examples), mode=mode)
     applicable = applicable_classes(target.capabilities, mode)
     reached = {name for name, n in report.domain if n}
     return SeedRun(seed, report.verdict.value == "conforms", sum(1 for c in applicable if c.name in reached),

@@ -30,6 +30,7 @@ from kafka_conformance.adapters.brokers.launchers import BrokerStartError, start
 from kafka_conformance.adapters.brokers.wire_client import KAFKA_PYTHON_MISSING, WireError
 from kafka_conformance.adapters.brokers.wire_txn import run_script_on_broker
 from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.reference.transactions.checker import check_history, history_of
 from kafka_conformance.reference.transactions.model import run_model
@@ -37,6 +38,7 @@ from kafka_conformance.reference.transactions.profile import TxnProfile, txn_pro
 from kafka_conformance.reference.transactions.run import ScriptRun, StepAnswer
 from kafka_conformance.reference.transactions.script import TxnScript
 from kafka_conformance.reference.transactions.table import TXN_ROWS, TxnRow, txn_row
+from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.terminal.verdict import run_seed
 from kafka_conformance.transactions.strategies import txn_scripts
 
@@ -186,36 +188,56 @@ def _kfake() -> Iterator[tuple[str, int]]:
 
 def check_transactions(
     broker: str,
+    options: Options | None = None,
     *,
-    kafka_version: str | None = None,
     transaction_version: int = 1,
     rows: Sequence[str] | None = None,
-    on_row: Callable[[RowResult], None] | None = None,
-    max_examples: int = 0,
-    seed: int | None = None,
 ) -> TxnReport:
-    """Run the named rows (every row by default; none with ``rows=()``) and ``max_examples`` generated
-    scripts on ``broker`` and on the model of its release."""
+    """Run the named rows (every row by default; none with ``rows=()``) and generated scripts on
+    ``broker`` and on the model of its release.
+
+    From ``options`` (:class:`~kafka_conformance.options.Options`): the release (required unless
+    the spec names one), ``max_examples`` generated scripts (default none, at most 10,000),
+    ``seed`` and ``progress`` (a :class:`~kafka_conformance.terminal.events.ProgressEvent` per row
+    and per script)."""
+    opts = options if options is not None else Options()
+    max_examples, progress = opts.examples(0), opts.progress
     chosen: tuple[TxnRow, ...] = TXN_ROWS if rows is None else tuple(_row(name) for name in rows)
-    if not 0 <= max_examples <= 10_000:
+    if max_examples > 10_000:
         raise TargetError(f"max_examples must be 0 to 10000, not {max_examples}", Problem.MALFORMED, Role.TRANSACTIONS)
-    release = _release(broker, kafka_version)
+    release = _release(broker, opts.kafka_version)
     try:
         profile = txn_profile(release, transaction_version=transaction_version)
     except ValueError as exc:  # an unparsable or unmodelled release, or transaction.version 2 before 4.0
         raise TargetError(f"{broker}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from exc
     started = time.monotonic()
+    column = f"transactions {broker}@{profile}"
     with _broker(broker) as (host, port):
-        results = []
+        results: list[RowResult] = []
         nonce = uuid.uuid4().hex[:8]
+        emit(progress, ProgressEvent(Kind.START, column, "transaction table", 0, len(chosen)))
         for i, row in enumerate(chosen):
             result = _run_row(row, host, port, profile, f"txn-{nonce}-{i}-{row.name}", f"kit-{nonce}-{i}")
             results.append(result)
-            if on_row is not None:
-                on_row(result)
+            emit(progress, ProgressEvent(Kind.EXAMPLE, column, "transaction table", i + 1, len(chosen),
+                                         sum(not r.agrees for r in results), "agrees" if result.agrees else "differs",
+                                         row.name, unit="rows"))
+        differing = sum(not r.agrees for r in results)
+        emit(progress, ProgressEvent(Kind.END, column, "transaction table", len(chosen), len(chosen), differing,
+                                     "diverges" if differing else "done", unit="rows"))
         generated = None
         if max_examples:
-            generated = _generated(host, port, profile, max_examples, run_seed(seed), nonce)
+            emit(progress, ProgressEvent(Kind.START, column, "generated scripts", 0, max_examples, differing))
+
+            def tick(done: int) -> None:
+                emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated scripts", done,
+                                             max(max_examples, done), differing))
+
+            generated = _generated(host, port, profile, max_examples, run_seed(opts.seed), nonce, tick)
+            found = generated.failure is not None
+            emit(progress, ProgressEvent(Kind.END, column, "generated scripts", generated.examples,
+                                         max(max_examples, generated.examples), differing + found,
+                                         "diverges" if found else "done"))
     return TxnReport(broker, str(profile), tuple(results), generated, time.monotonic() - started)
 
 
@@ -223,7 +245,8 @@ class _Differs(AssertionError):
     pass
 
 
-def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int | None, nonce: str) -> Generated:
+def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int | None, nonce: str,
+               tick: Callable[[int], None]) -> Generated:
     """Hypothesis draws scripts, runs each on the broker and the model, and shrinks the first that differs.
     A run the broker could not finish (it stopped answering) ends the search unshrunk: shrinking it
     would only ask a broker that is gone."""
@@ -238,6 +261,7 @@ def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, see
         if broken:
             return
         i = next(counter)
+        tick(i + 1)
         result = _run_row(TxnRow("generated", "a generated script", script), host, port, profile,
                           f"txn-{nonce}-g{i}", f"kit-{nonce}-g{i}")
         if result.error:

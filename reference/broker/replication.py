@@ -93,7 +93,10 @@ class Partition:
             return ProduceResponse(ProduceError.NOT_ENOUGH_REPLICAS, -1, log.log_start_offset, "ISR below min.insync.replicas")
         response = log.append_client(batch, leader_epoch=self.leader_epoch)
         self._advance_high_watermark()
-        if acks != -1 or not response.is_success:
+        if acks != -1 or response.error is not ProduceError.NONE:
+            # A refusal, DUPLICATE_SEQUENCE_NUMBER (1.0.0/1.0.1) included, is the append's exception:
+            # answered at once, never parked to wait for replication (ReplicaManager.scala@1.0.1:
+            # 756-766 keeps any Throwable as the partition's result, 688-694 waits only without one).
             return response
         self.pending.append(Pending(request_id, target, response.base_offset + batch.record_count, response))
         return None

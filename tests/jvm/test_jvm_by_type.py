@@ -23,6 +23,7 @@ from kafka_conformance import check_authorizer
 from kafka_conformance.adapters.jvm.adapter import LIST_AUTHORIZER, JvmAuthorizer
 from kafka_conformance.adapters.jvm.session import JvmSession
 from kafka_conformance.authorizer.report import Status
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
@@ -44,7 +45,7 @@ ALICE = RequestContext(parse_principal("User:alice"), "10.0.0.1")
 
 
 def _passed(properties: Sequence[str], examples: int, mode: str = "well-formed") -> None:
-    report = check_authorizer("kafka-default-by-type", properties=properties, max_examples=examples, seed=7, mode=mode)
+    report = check_authorizer("kafka-default-by-type", Options(seed=7, max_examples=examples), properties=properties, mode=mode)
     bad = [r for r in report.results if r.status is not Status.PASSED]
     assert not bad, bad
 

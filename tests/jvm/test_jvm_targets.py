@@ -35,6 +35,7 @@ from kafka_conformance.adapters.jvm.session import JvmSession, shared_session, u
 from kafka_conformance.adapters.protocol import AdapterError
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.authorizer.targets import TargetError, resolve_target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.filters import ANY_ACL
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
@@ -58,7 +59,7 @@ def user_classes(jvm: JvmSession, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 def _statuses(spec: str) -> dict[str, Status]:
-    report = check_authorizer(spec, max_examples=60, seed=3, mode="hostile")
+    report = check_authorizer(spec, Options(seed=3, max_examples=60), mode="hostile")
     return {r.name: r.status for r in report.results}
 
 
@@ -202,8 +203,8 @@ def test_cached_jars_are_reused(jvm: JvmSession) -> None:
 
 def test_a_wrong_java_authorizer_is_caught_with_a_counterexample(user_classes: Path) -> None:
     """``ForgetfulAuthorizer`` ignores super.users: the kit finds it through the JVM."""
-    report = check_authorizer(f"jvm:ForgetfulAuthorizer,classpath={user_classes}", properties=["authorize"],
-                              max_examples=200, seed=3)
+    report = check_authorizer(f"jvm:ForgetfulAuthorizer,classpath={user_classes}", Options(seed=3, max_examples=200),
+                              properties=["authorize"])
     (result,) = report.results
     assert result.status is Status.FAILED and result.counterexample is not None
     assert result.counterexample.divergence is not None

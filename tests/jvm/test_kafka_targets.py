@@ -22,6 +22,7 @@ from kafka_conformance.adapters.jvm.kafka_releases import STANDARD_RELEASES, par
 from kafka_conformance.adapters.jvm.kafka_target import kafka_factory, not_runnable_reason
 from kafka_conformance.authorizer.render import to_text
 from kafka_conformance.authorizer.targets import close_targets
+from kafka_conformance.options import Options
 
 NEWEST = f"kafka:{STANDARD_RELEASES[-1]}"
 
@@ -41,14 +42,14 @@ def _stop_jvms() -> object:
 @pytest.mark.parametrize("spec", [NEWEST, "kafka:3.3.1", "kafka:3.9.1:acl"])
 def test_real_kafka_agrees_with_the_reference_of_its_release(spec: str, tmp_path: Path) -> None:
     _need(spec)
-    report = check_authorizer(spec, max_examples=20, seed=0, failures_dir=tmp_path)
+    report = check_authorizer(spec, Options(seed=0, max_examples=20, failures_dir=tmp_path))
     assert report.exit_code == 0, to_text(report)
 
 
 def test_a_release_held_to_a_later_release_shows_kafka_14435(tmp_path: Path) -> None:
     _need("kafka:3.3.1")
-    report = check_authorizer("kafka:3.3.1", kafka_version="3.4.0", max_examples=150, seed=0,
-                              properties=["authorize"], failures_dir=tmp_path)
+    report = check_authorizer("kafka:3.3.1", Options(kafka_version="3.4.0", seed=0, max_examples=150, failures_dir=tmp_path),
+                              properties=["authorize"])
     assert report.exit_code == 1, to_text(report)
     (result,) = report.results
     assert result.counterexample is not None and result.counterexample.anomaly == "allow-everyone-misapplied"

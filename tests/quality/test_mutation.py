@@ -15,6 +15,7 @@ import pytest
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.domain.coverage import coverage_cases
 from kafka_conformance.authorizer.properties import PROPERTIES
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl import principal
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.errors import AclValueError
@@ -100,7 +101,7 @@ def test_what_is_claimed_outside_the_protocol_is_never_run_by_a_served_reference
         p = served.profile
         command = [sys.executable, str(helper), str(out), *variant, f"reference:{p.version}:{p.flavour.value}"]
         try:
-            report = check_authorizer("cmd:" + shlex.join(command), settings=settings(phases=[Phase.explicit], database=None),
+            report = check_authorizer("cmd:" + shlex.join(command), Options(settings=settings(phases=[Phase.explicit], database=None)),
                                       kafka_bugs=served.kafka_bugs.value)
         finally:
             close_shared_sessions()

@@ -17,6 +17,7 @@ from hypothesis import settings
 from kafka_conformance.adapters.jsonlines.adapter import close_shared_sessions
 from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.report import Status
+from kafka_conformance.options import Options
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
@@ -32,7 +33,7 @@ def _stop_processes() -> Iterator[None]:
 
 
 def _assert_conforms(target: str, mode: str) -> None:
-    report = check_authorizer(target, settings=MODEST, mode=mode)
+    report = check_authorizer(target, Options(settings=MODEST), mode=mode)
     problems = [f"{r.name}: {r.status.value} {r.counterexample or r.reason}" for r in report.results
                 if r.status in (Status.FAILED, Status.ERROR)]
     assert not problems, "\n".join(problems)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import settings
 
 from kafka_conformance.authorizer.check import check_authorizer
+from kafka_conformance.options import Options
 
 QUICK = settings(max_examples=40, derandomize=True, database=None)
 
@@ -25,5 +26,5 @@ QUICK = settings(max_examples=40, derandomize=True, database=None)
 )
 @pytest.mark.parametrize("mode", ["well-formed", "hostile"])
 def test_engine_conforms(spec: str, mode: str) -> None:
-    report = check_authorizer(spec, settings=QUICK, mode=mode)
+    report = check_authorizer(spec, Options(settings=QUICK), mode=mode)
     assert report.verdict.value == "conforms", [r for r in report.results if r.counterexample]

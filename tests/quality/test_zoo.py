@@ -13,6 +13,7 @@ from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.domain.classes import DOMAIN, applicable_classes
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.options import Options
 from kafka_conformance.selftest.scorecard import run_baseline, run_mutant
 from kafka_conformance.selftest.zoo import SHOWN_ONLY_BY, ZOO
 
@@ -56,7 +57,7 @@ def test_unmutated_zoo_authorizer_conforms_and_reaches_every_class() -> None:
 def test_independent_example_passes(mode: str) -> None:
     sample = factory()
     validate_adapter(sample, where="example")
-    report = check_authorizer(Target("example", factory, sample.capabilities()), seed=1, mode=mode)
+    report = check_authorizer(Target("example", factory, sample.capabilities()), Options(seed=1), mode=mode)
     assert report.verdict.value == "conforms", [r.counterexample for r in report.results if r.counterexample]
 
 
@@ -88,7 +89,7 @@ def test_counterexamples_are_one_minimal() -> None:
                  "unknown-remove-ignored"):
         mutant = ZOO[name]
         target = Target(f"zoo:{name}", mutant.make, mutant.make().capabilities())
-        report = check_authorizer(target, seed=0, stop_at_first_failure=True)
+        report = check_authorizer(target, Options(seed=0), stop_at_first_failure=True)
         failed = next(r for r in report.results if r.status in (Status.FAILED, Status.ERROR))
         cx = failed.counterexample
         assert cx is not None

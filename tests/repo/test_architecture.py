@@ -69,7 +69,8 @@ UNITS: dict[str, set[str]] = {
     # the one target grammar and its one error: below every suite, above only the reference's releases
     "adapters.targets": {"reference.releases", "reference.errors"},
     # conformance: the three suites never import each other
-    "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker", "conformance.report"},
+    "conformance.__init__": {"conformance.authorizer", "conformance.producer", "conformance.broker", "conformance.report",
+                             "conformance.requests", "conformance.transactions", "conformance.options"},
     "conformance.casefiles": {"reference.bounded"},
     # which releases answer a finding alike, as one value for every suite
     "conformance.agreement": {"reference.releases"},
@@ -79,32 +80,36 @@ UNITS: dict[str, set[str]] = {
     # public strategies for users' own tests: the suites' value types and strategies, read-only
     "conformance.strategies": {"reference.*", "conformance.authorizer", "conformance.producer", "conformance.broker"},
     "conformance.format_report": {"reference.*"},
-    "conformance.authorizer": {"reference.*", "adapters.targets", "conformance.agreement",
+    # what every check_* callable shares, as one value: below every suite
+    "conformance.options": {"adapters.targets", "adapters.timed", "conformance.terminal"},
+    "conformance.authorizer": {"conformance.options", "reference.*", "adapters.targets", "conformance.agreement",
                                "adapters.protocol", "adapters.case", "adapters.reference_adapter", "adapters.jsonlines",
                                "adapters.jvm", "adapters.timed", "adapters.sandbox", "adapters.reaper", "conformance.casefiles",
                                "conformance.__init__", "conformance.terminal", "conformance.outputs"},
-    "conformance.producer": {"reference.*", "adapters.targets",
+    "conformance.producer": {"conformance.options", "reference.*", "adapters.targets",
                              "adapters.brokers", "adapters.clients", "adapters.go", "adapters.node", "adapters.reaper",
                              "conformance.casefiles", "conformance.terminal", "conformance.outputs"},
-    "conformance.broker": {"reference.*", "adapters.targets", "conformance.agreement",
+    "conformance.broker": {"conformance.options", "reference.*", "adapters.targets", "conformance.agreement",
                            "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.casefiles",
                            "conformance.terminal", "conformance.outputs", "conformance.credentials"},
     # what a person sees while a suite runs: the suites report to it, it imports none of them
     "conformance.terminal": {"conformance.credentials"},
-    "conformance.requests": {"reference.*", "adapters.targets",
+    "conformance.requests": {"conformance.options", "reference.*", "adapters.targets",
                              "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.terminal",
                              "conformance.credentials"},
-    "conformance.transactions": {"reference.*", "adapters.targets", "adapters.brokers", "adapters.go", "conformance.terminal"},
-    "conformance.selftest": {"reference.*", "adapters.protocol", "adapters.targets", "adapters.jsonlines",
-                             "conformance.authorizer"},
+    "conformance.transactions": {"conformance.options", "reference.*", "adapters.targets", "adapters.brokers", "adapters.go",
+                                 "conformance.terminal"},
+    "conformance.selftest": {"conformance.options", "reference.*", "adapters.protocol", "adapters.targets", "adapters.jsonlines",
+                             "conformance.authorizer", "conformance.broker", "adapters.brokers", "adapters.reaper"},
     # the report sits on the suites (it reads their report values) and never the reverse
-    "conformance.report": {"reference.*", "adapters.targets", "conformance.agreement",
+    "conformance.report": {"conformance.options", "reference.*", "adapters.targets", "conformance.agreement",
                            "adapters.jvm", "adapters.brokers", "adapters.clients", "adapters.go", "conformance.authorizer",
                            "conformance.producer", "conformance.broker", "conformance.transactions",
                            "conformance.requests", "conformance.casefiles", "conformance.__init__",
                            "conformance.terminal", "conformance.outputs", "conformance.credentials"},
-    "conformance.pytest_wire": {"conformance.producer", "conformance.broker", "reference.releases", "adapters.targets"},
-    "conformance.pytest_plugin": {"conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
+    "conformance.pytest_wire": {"conformance.options", "conformance.producer", "conformance.broker", "reference.releases",
+                                "adapters.targets"},
+    "conformance.pytest_plugin": {"conformance.options", "conformance.authorizer", "conformance.pytest_wire", "adapters.reaper"},
     "conformance.cli": {"reference.*", "adapters.*", "conformance.*"},
     # corpora sits on top of everything
     **{f"corpora.{name}": {"reference.*", "adapters.*", "conformance.*", "corpora.*"} for name in (

@@ -11,6 +11,7 @@ import pytest
 from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason, pinned_broker_releases
 from kafka_conformance.broker.check import check_broker
 from kafka_conformance.broker.report import render_broker_text
+from kafka_conformance.options import Options
 
 
 @pytest.mark.parametrize("release", [str(v) for v in pinned_broker_releases()])
@@ -18,5 +19,5 @@ def test_real_kafka_of_every_pinned_release_agrees_with_the_reference_broker(rel
     reason = kafka_broker_reason(release)
     if reason is not None:
         pytest.skip(f"kafka:{release}: {reason}")
-    report = check_broker(f"kafka:{release}", kafka_version=release, max_examples=100, seed=1, table=True)
+    report = check_broker(f"kafka:{release}", Options(kafka_version=release, seed=1, max_examples=100), table=True)
     assert report.exit_code == 0, render_broker_text(report)

@@ -299,7 +299,6 @@ def _families(d: Path) -> Iterator[Bad]:
         "matrix-client": (("check", "matrix", "--client", "bogus"), "bogus"),
         "matrix-row": (("check", "matrix", "--row", "999999"), "999999"),
         "broker-target": (("check", "broker", "--target", "bogus"), None),
-        "broker-nothing": (("check", "broker", "--target", "test-broker", "--max-examples", "0"), "--table"),
         "report-suite": (("report", "--out", f(d / "out-report"), "--suite", "bogus"), "bogus"),
         "report-render-md-missing": (("report", "--render-md-from", f(d / "case/missing.json")), "cannot read"),
         "report-render-md-not-a-report": (("report", "--render-md-from", f(d / "case/list.json")), "not a kafka-conformance report"),

@@ -24,6 +24,7 @@ from kafka_conformance.authorizer.domain.pool import MODES
 from kafka_conformance.authorizer.domain.strategies import scenarios
 from kafka_conformance.authorizer.properties import PROPERTIES
 from kafka_conformance.authorizer.report import Status
+from kafka_conformance.options import Options
 from kafka_conformance.reference.authorizer.profiles import Flavour, profile_for
 from kafka_conformance.reference.releases import APACHE_KAFKA_RELEASES, KafkaVersion
 
@@ -110,7 +111,7 @@ def prefixes_ignore_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_bug_one_corner_shows_is_caught_on_every_seed_and_mode(prefixes_ignore_case: str, seed: int,
                                                                  mode: str) -> None:
-    report = check_authorizer(prefixes_ignore_case, properties=["authorize"], seed=seed, mode=mode, max_examples=1)
+    report = check_authorizer(prefixes_ignore_case, Options(seed=seed, max_examples=1), properties=["authorize"], mode=mode)
     assert report.results[0].status is Status.FAILED
     assert "PREFIXED" in str(report.results[0].counterexample.scenario.acls)  # type: ignore[union-attr]
 
@@ -120,8 +121,8 @@ def test_the_same_bug_is_the_same_finding_on_every_seed(prefixes_ignore_case: st
     the same properties, the same anomaly, the same minimal case (what a baseline compares)."""
     findings = set()
     for seed in (1, 2, 3, 4, 5):
-        report = check_authorizer(prefixes_ignore_case, properties=["authorize", "records", "record-log"], seed=seed,
-                                  max_examples=20, failures_dir=tmp_path / str(seed))
+        report = check_authorizer(prefixes_ignore_case, Options(seed=seed, max_examples=20, failures_dir=tmp_path / str(seed)),
+                                  properties=["authorize", "records", "record-log"])
         findings.add(tuple((r.name, r.counterexample.anomaly, r.counterexample.scenario)  # type: ignore[union-attr]
                            for r in report.results))
     assert len(findings) == 1

@@ -15,6 +15,7 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.authorizer.saved import load_case
 from kafka_conformance.authorizer.targets import Target, TargetError
+from kafka_conformance.options import Options
 from kafka_conformance.reference.authorizer.profiles import KAFKA_BUGS, KafkaBugs, profile_for
 from kafka_conformance.reference.errors import AclValueError
 
@@ -50,13 +51,13 @@ def _implementation(fixed: frozenset[str] = frozenset(), *, release: str = "4.3.
 
 @pytest.mark.parametrize("bug", ["star-names-skip-wildcard", "KAFKA-17759"])
 def test_the_documented_answer_is_a_divergence_that_names_kafkas_bug(bug: str) -> None:
-    report = check_authorizer(_implementation(frozenset({bug})), properties=["authorize"], seed=1, max_examples=1)
+    report = check_authorizer(_implementation(frozenset({bug})), Options(seed=1, max_examples=1), properties=["authorize"])
     cx = report.results[0].counterexample
     assert report.results[0].status is Status.FAILED and cx is not None and cx.kafka_bug is not None
     assert cx.kafka_bug.bug == bug and cx.kafka_bug.follows is KafkaBugs.DOCUMENTED
     assert "--kafka-bugs documented" in cx.kafka_bug.describe()
-    held = check_authorizer(_implementation(frozenset({bug})), properties=["authorize"], seed=1, max_examples=1,
-                            kafka_bugs="documented")
+    held = check_authorizer(_implementation(frozenset({bug})), Options(seed=1, max_examples=1),
+                            properties=["authorize"], kafka_bugs="documented")
     if bug == "KAFKA-17759":  # the documentation answers KAFKA-17759 alone; the other bug is still the release's
         assert held.results[0].counterexample is not None
         assert held.results[0].counterexample.kafka_bug.bug == "star-names-skip-wildcard"  # type: ignore[union-attr]
@@ -67,16 +68,16 @@ def test_the_documented_answer_is_a_divergence_that_names_kafkas_bug(bug: str) -
 
 def test_an_implementation_of_the_documentation_conforms_when_held_to_it() -> None:
     every = frozenset(b.id for b in profile_for("4.3.0", "standard").bugs())
-    assert check_authorizer(_implementation(every), seed=2, max_examples=20, kafka_bugs="documented").exit_code == 0
-    report = check_authorizer("reference:4.3.0", properties=["authorize"], seed=2, max_examples=5, kafka_bugs="documented")
+    assert check_authorizer(_implementation(every), Options(seed=2, max_examples=20), kafka_bugs="documented").exit_code == 0
+    report = check_authorizer("reference:4.3.0", Options(seed=2, max_examples=5), properties=["authorize"], kafka_bugs="documented")
     cx = report.results[0].counterexample
     assert cx is not None and cx.kafka_bug is not None and cx.kafka_bug.follows is KafkaBugs.AS_RELEASED
     assert report.profile == "standard@4.3.0 as documented"
 
 
 def test_a_divergence_no_bug_explains_says_nothing_of_kafkas_bugs() -> None:
-    report = check_authorizer("python:kafka_conformance.selftest.zoo:factories.allow-beats-deny", properties=["authorize"],
-                              seed=1, max_examples=5)
+    report = check_authorizer("python:kafka_conformance.selftest.zoo:factories.allow-beats-deny", Options(seed=1, max_examples=5),
+                              properties=["authorize"])
     cx = report.results[0].counterexample
     assert cx is not None and cx.kafka_bug is None
 
@@ -84,21 +85,19 @@ def test_a_divergence_no_bug_explains_says_nothing_of_kafkas_bugs() -> None:
 def test_a_saved_case_keeps_the_choice_and_is_asked_again_only_under_it(tmp_path: Path) -> None:
     folder = tmp_path / "failures"
     spec = "reference:4.3.0"
-    first = check_authorizer(spec, properties=["authorize"], seed=1, max_examples=1, kafka_bugs="documented",
-                             failures_dir=folder)
+    first = check_authorizer(spec, Options(seed=1, max_examples=1, failures_dir=folder), properties=["authorize"], kafka_bugs="documented")
     saved = first.results[0].saved_to
     assert saved is not None and load_case(saved).kafka_bugs == "documented"
     assert json.loads(Path(saved).read_text())["kafka_bugs"] == "documented"
-    again = check_authorizer(spec, properties=["authorize"], seed=3, max_examples=1, kafka_bugs="documented",
-                             failures_dir=folder)
+    again = check_authorizer(spec, Options(seed=3, max_examples=1, failures_dir=folder), properties=["authorize"], kafka_bugs="documented")
     assert "found again" in again.results[0].reason
-    as_released = check_authorizer(spec, properties=["authorize"], seed=3, max_examples=1, failures_dir=folder)
+    as_released = check_authorizer(spec, Options(seed=3, max_examples=1, failures_dir=folder), properties=["authorize"])
     assert as_released.exit_code == 0  # the reference of the release is the release, bugs and all
 
 
 def test_an_unknown_choice_is_a_usage_error() -> None:
     with pytest.raises(TargetError, match="as-released"):
-        check_authorizer("reference:4.3.0", kafka_bugs="fixed", max_examples=1)
+        check_authorizer("reference:4.3.0", Options(max_examples=1), kafka_bugs="fixed")
     done = subprocess.run([sys.executable, "-m", "kafka_conformance.cli.main", "check", "authorizer", "--target", "reference",
                            "--kafka-bugs", "fixed"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--kafka-bugs" in done.stderr

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kafka_conformance.cli.main import main
+from kafka_conformance.options import Options
 from kafka_conformance.terminal.choose import SilentProgress, progress_writer
 from kafka_conformance.terminal.events import Kind, ProgressEvent
 from kafka_conformance.terminal.plain import PlainProgress
@@ -152,7 +153,7 @@ def test_the_suites_report_events_as_they_run() -> None:
     from kafka_conformance.producer.check import check_producer
 
     events: list[ProgressEvent] = []
-    check_producer("model", max_examples=2, seed=1, table=True, progress=events.append)
+    check_producer("model", Options(seed=1, max_examples=2, progress=events.append), table=True)
     tasks = [(e.kind, e.task) for e in events if e.kind is not Kind.EXAMPLE]
     assert tasks == [(Kind.START, "generated traces"), (Kind.END, "generated traces"),
                      (Kind.START, "trace table"), (Kind.END, "trace table")]
@@ -164,7 +165,7 @@ def test_the_suites_report_events_as_they_run() -> None:
     from kafka_conformance.authorizer.targets import resolve_target
 
     events.clear()
-    check_authorizer("reference", max_examples=3, seed=1, properties=["authorize", "super-users"], progress=events.append)
+    check_authorizer("reference", Options(seed=1, max_examples=3, progress=events.append), properties=["authorize", "super-users"])
     assert [(e.kind, e.task) for e in events if e.kind is not Kind.EXAMPLE] == [
         (Kind.START, "authorize"), (Kind.END, "authorize"), (Kind.START, "super-users"), (Kind.END, "super-users")]
     examples = [e for e in events if e.kind is Kind.EXAMPLE and e.task == "super-users"]

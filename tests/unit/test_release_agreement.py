@@ -11,6 +11,7 @@ from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.releases.agreement import modelled_profiles
 from kafka_conformance.authorizer.report import Agreement, Status
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.authorizer.profiles import profile_for
 from kafka_conformance.report.columns.authorizer import authorizer_column
 
@@ -28,7 +29,7 @@ def _posing(real: str, claimed: str) -> Target:
 @pytest.mark.parametrize(("real", "claimed"), [("acl@3.9.1", "standard@4.3.0"), ("acl@2.0.0", "acl@3.9.1"),
                                                 ("standard@3.3.1", "standard@3.4.0"), ("acl@2.0.0", "standard@4.3.0")])
 def test_the_release_a_target_really_is_answers_alike_and_the_one_it_claims_as_expected(real: str, claimed: str) -> None:
-    report = check_authorizer(_posing(real, claimed), seed=1, max_examples=20)
+    report = check_authorizer(_posing(real, claimed), Options(seed=1, max_examples=20))
     failed = [r for r in report.results if r.status is Status.FAILED]
     assert failed, f"{real} posing as {claimed} diverges somewhere"
     for result in failed:
@@ -41,7 +42,7 @@ def test_the_release_a_target_really_is_answers_alike_and_the_one_it_claims_as_e
 
 
 def test_a_finding_on_the_report_page_says_which_releases_agree() -> None:
-    report = check_authorizer(_posing("acl@3.9.1", "standard@4.3.0"), seed=1, max_examples=20)
+    report = check_authorizer(_posing("acl@3.9.1", "standard@4.3.0"), Options(seed=1, max_examples=20))
     column = authorizer_column(report)
     said = [d.releases for cell in column.cells for d in cell.divergences]
     assert said and all(s.startswith("Kafka releases answering as this implementation did: ") for s in said)

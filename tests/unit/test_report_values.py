@@ -23,6 +23,7 @@ from kafka_conformance.authorizer.report import Report as AuthorizerReport
 from kafka_conformance.broker.compare import BROKER_ANOMALIES, BrokerDivergence
 from kafka_conformance.broker.probes import PROBES, ProbeResult
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
+from kafka_conformance.options import Options
 from kafka_conformance.producer.check import check_producer
 from kafka_conformance.producer.report import RunStatus
 from kafka_conformance.reference.delivery.verdicts import Anomaly, Attribution, Property
@@ -119,7 +120,7 @@ def _client_anomaly(name: str, who: Attribution = Attribution.CLIENT) -> Anomaly
 
 
 def test_producer_column_judges_the_client_and_expects_what_kafka_brokers_do() -> None:
-    report = check_producer("model", max_examples=2, seed=0, table=True)
+    report = check_producer("model", Options(seed=0, max_examples=2), table=True)
     column = producer_column(report)
     assert [c.row for c in column.cells] == [r.id for r in producer_rows() if column.cell(r.id) is not None]
     assert column.target == "model" and column.release == "4.3.0"

@@ -22,6 +22,7 @@ from kafka_conformance.adapters.jsonlines import wire
 from kafka_conformance.adapters.jsonlines.serve import Server, main, serve
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.report import Status
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.filters import AccessControlEntryFilter, AclBindingFilter, ResourcePatternFilter
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import (
@@ -48,15 +49,14 @@ def _served(spec: str) -> str:
 @pytest.mark.parametrize("spec", ["reference:4.3.0", "reference:3.9.0:acl", "reference:3.2.3", "reference-indexed:3.5.2"])
 @pytest.mark.parametrize("mode", ["well-formed", "hostile"])
 def test_the_reference_served_conforms_to_the_reference(spec: str, mode: str) -> None:
-    report = check_authorizer(_served(spec), max_examples=15, seed=0, mode=mode)
+    report = check_authorizer(_served(spec), Options(seed=0, max_examples=15), mode=mode)
     assert [r.name for r in report.results if r.status not in (Status.PASSED, Status.SKIPPED)] == []
     assert sum(r.examples for r in report.results) > 300  # the coverage phase went through the server
 
 
 def test_a_python_target_is_served_from_the_working_directory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT / "examples" / "python_authorizer")
-    report = check_authorizer(_served("python:my_authorizer:factory"), max_examples=5, seed=0,
-                              properties=["authorize", "listing"])
+    report = check_authorizer(_served("python:my_authorizer:factory"), Options(seed=0, max_examples=5), properties=["authorize", "listing"])
     assert {r.status for r in report.results} == {Status.PASSED}
 
 

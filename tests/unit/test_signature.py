@@ -9,6 +9,7 @@ import pytest
 from kafka_conformance import check_authorizer
 from kafka_conformance.authorizer.cases import ByTypeQuery, Query, Scenario
 from kafka_conformance.authorizer.report import Counterexample, Divergence
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
@@ -139,7 +140,7 @@ def prefixes_ignore_case(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str
 
 def test_the_same_bug_on_seeds_1_to_5_is_one_signature_and_unchanged_against_a_baseline(
         prefixes_ignore_case: str) -> None:
-    reports = [check_authorizer(prefixes_ignore_case, properties=["authorize", "records"], seed=seed, max_examples=20)
+    reports = [check_authorizer(prefixes_ignore_case, Options(seed=seed, max_examples=20), properties=["authorize", "records"])
                for seed in (1, 2, 3, 4, 5)]
     signatures = {tuple(str(r.counterexample.signature) for r in rep.results if r.counterexample) for rep in reports}
     assert len(signatures) == 1 and len(next(iter(signatures))) == 2, signatures
@@ -156,7 +157,7 @@ def test_a_baseline_written_before_signatures_is_compared_by_anomaly(prefixes_ig
     the unchanged bug is neither new nor fixed."""
     import attrs
 
-    report = check_authorizer(prefixes_ignore_case, properties=["authorize"], seed=1, max_examples=5)
+    report = check_authorizer(prefixes_ignore_case, Options(seed=1, max_examples=5), properties=["authorize"])
     new = Report((SuiteRun("authorizer", authorizer_rows(), (authorizer_column(report),)),))
     column = new.suites[0].columns[0]
     old_cells = tuple(attrs.evolve(c, divergences=tuple(attrs.evolve(d, signature="") for d in c.divergences))

@@ -13,6 +13,7 @@ from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.authorizer.cases import Query, Scenario
 from kafka_conformance.authorizer.minimize import simplify
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.principal import parse_principal
 from kafka_conformance.reference.acl.values import (
     AccessControlEntry,
@@ -97,7 +98,7 @@ def test_a_case_found_by_random_search_reads_plainly() -> None:
     target = Target("python:tests:dash", TransactionalIdsWithADash, TransactionalIdsWithADash().capabilities())
     plain_principals = {"User:alice", "User:bob", "User:*"}
     for seed in (1, 2, 3):
-        report = check_authorizer(target, seed=seed, mode="well-formed", properties=["authorize"])
+        report = check_authorizer(target, Options(seed=seed), mode="well-formed", properties=["authorize"])
         scenario = report.results[0].counterexample.scenario  # type: ignore[union-attr]
         principals = {b.entry.principal for _, b in scenario.acls} | {str(q.context.principal) for q in scenario.queries}
         assert principals <= plain_principals, scenario

@@ -17,6 +17,7 @@ from kafka_conformance.authorizer.render import to_text
 from kafka_conformance.authorizer.report import Status
 from kafka_conformance.authorizer.saved import save_counterexample
 from kafka_conformance.authorizer.targets import Target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import AclOperation, ResourcePattern, ResourceType
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
@@ -54,22 +55,21 @@ def saved_case(directory: Path) -> Path:
 def test_a_saved_case_that_still_fails_fails_every_later_run_whatever_the_seed(tmp_path: Path) -> None:
     path = saved_case(tmp_path)
     for seed in (1, 2, 3):
-        report = check_authorizer(target(), properties=["authorize"], seed=seed, max_examples=5, failures_dir=tmp_path)
+        report = check_authorizer(target(), Options(seed=seed, max_examples=5, failures_dir=tmp_path), properties=["authorize"])
         (result,) = report.results
         assert result.status is Status.FAILED
         assert result.saved_to == str(path)
         assert "found again" in result.reason
     # without the folder, the search alone does not find it: the saved case is what makes it sticky
-    alone = check_authorizer(target(), properties=["authorize"], seed=1, max_examples=5)
+    alone = check_authorizer(target(), Options(seed=1, max_examples=5), properties=["authorize"])
     assert alone.results[0].status is Status.PASSED
 
 
 def test_a_saved_case_of_another_target_or_property_is_not_asked(tmp_path: Path) -> None:
     saved_case(tmp_path)
-    other = check_authorizer(target("python:tests:other"), properties=["authorize"], seed=1, max_examples=5,
-                             failures_dir=tmp_path)
+    other = check_authorizer(target("python:tests:other"), Options(seed=1, max_examples=5, failures_dir=tmp_path), properties=["authorize"])
     assert other.results[0].status is Status.PASSED
-    listing = check_authorizer(target(), properties=["listing"], seed=1, max_examples=5, failures_dir=tmp_path)
+    listing = check_authorizer(target(), Options(seed=1, max_examples=5, failures_dir=tmp_path), properties=["listing"])
     assert listing.results[0].status is Status.PASSED
 
 
@@ -77,17 +77,17 @@ def test_a_fixed_case_lets_the_run_pass_and_an_unreadable_file_is_not_this_runs_
     saved_case(tmp_path)
     (tmp_path / "authorize-broken-0000000000.json").write_text("{not json", encoding="utf-8")
     fixed = Target("python:tests:rare", lambda: ReferenceTarget(PROFILE), ReferenceTarget(PROFILE).capabilities())
-    report = check_authorizer(fixed, properties=["authorize"], seed=1, max_examples=5, failures_dir=tmp_path)
+    report = check_authorizer(fixed, Options(seed=1, max_examples=5, failures_dir=tmp_path), properties=["authorize"])
     assert report.results[0].status is Status.PASSED
 
 
 def test_a_run_without_a_seed_draws_one_says_which_and_that_seed_repeats_it(
         hypothesis_profile: Callable[[str], None]) -> None:
     hypothesis_profile("kc-tests-random")
-    first = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10)
+    first = check_authorizer("reference", Options(max_examples=10), properties=["authorize", "record-log"])
     assert isinstance(first.seed, int)
     assert f"seed {first.seed}," in to_text(first)
-    again = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10, seed=first.seed)
+    again = check_authorizer("reference", Options(seed=first.seed, max_examples=10), properties=["authorize", "record-log"])
     assert again.seed == first.seed
     assert (again.coverage, again.domain) == (first.coverage, first.domain)
 
@@ -97,8 +97,8 @@ def test_a_derandomized_run_draws_no_seed_says_so_and_runs_the_same_cases_again(
     """Hypothesis loads its own ``ci`` profile, which derandomizes, when ``CI`` is set: such a
     run is repeatable without a seed, and must not claim one (or say it was random)."""
     hypothesis_profile("kc-tests-derandomized")
-    first = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10)
-    again = check_authorizer("reference", properties=["authorize", "record-log"], max_examples=10)
+    first = check_authorizer("reference", Options(max_examples=10), properties=["authorize", "record-log"])
+    again = check_authorizer("reference", Options(max_examples=10), properties=["authorize", "record-log"])
     assert first.seed is None and again.seed is None
     assert "derandomized" in to_text(first) and "random" not in to_text(first).replace("derandomized", "")
     assert (again.coverage, again.domain) == (first.coverage, first.domain)
@@ -108,15 +108,15 @@ def test_every_suite_draws_its_seed_the_same_way(hypothesis_profile: Callable[[s
     from kafka_conformance.producer.check import check_producer
 
     hypothesis_profile("kc-tests-random")
-    assert isinstance(check_producer("model", max_examples=1).seed, int)
+    assert isinstance(check_producer("model", Options(max_examples=1)).seed, int)
     hypothesis_profile("kc-tests-derandomized")
-    assert check_producer("model", max_examples=1).seed is None
-    assert check_producer("model", max_examples=1, seed=4).seed == 4
+    assert check_producer("model", Options(max_examples=1)).seed is None
+    assert check_producer("model", Options(seed=4, max_examples=1)).seed == 4
 
 
 @pytest.mark.parametrize("seed", [0, 5])
 def test_a_given_seed_is_kept(seed: int) -> None:
-    assert check_authorizer("reference", properties=["authorize"], max_examples=2, seed=seed).seed == seed
+    assert check_authorizer("reference", Options(seed=seed, max_examples=2), properties=["authorize"]).seed == seed
 
 
 class RaisesOnIPv6(ReferenceTarget):
@@ -134,8 +134,8 @@ class RaisesOnIPv6(ReferenceTarget):
 
 def test_an_exception_of_the_implementation_names_the_question_and_the_line_and_is_shown_once() -> None:
     caps = RaisesOnIPv6().capabilities()
-    report = check_authorizer(Target("python:tests:ipv6", RaisesOnIPv6, caps), seed=3, mode="hostile", max_examples=30,
-                              properties=["authorize", "not-ready", "records"])
+    report = check_authorizer(Target("python:tests:ipv6", RaisesOnIPv6, caps), Options(seed=3, max_examples=30),
+                              mode="hostile", properties=["authorize", "not-ready", "records"])
     errors = [r for r in report.results if r.counterexample is not None and r.counterexample.adapter_error]
     assert errors, [r.status for r in report.results]
     error = errors[0].counterexample.adapter_error  # type: ignore[union-attr]
@@ -148,8 +148,8 @@ def test_an_exception_of_the_implementation_names_the_question_and_the_line_and_
 
 def test_a_case_found_in_another_mode_is_not_asked(tmp_path: Path) -> None:
     saved_case(tmp_path)  # saved as a mixed-mode finding
-    report = check_authorizer(target(), properties=["authorize"], seed=1, max_examples=5, failures_dir=tmp_path,
-                              mode="well-formed")
+    report = check_authorizer(target(), Options(seed=1, max_examples=5, failures_dir=tmp_path),
+                              properties=["authorize"], mode="well-formed")
     assert report.results[0].status is Status.PASSED
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from kafka_conformance.options import Options
 from kafka_conformance.reference.transactions.model import run_model
 from kafka_conformance.reference.transactions.profile import txn_profile
 from kafka_conformance.reference.transactions.script import Add, End, Produce, Send, TxnScript, script_from_json, script_to_json
@@ -50,7 +51,7 @@ def test_a_broker_of_another_release_is_found_and_the_script_shrunk(monkeypatch:
     posing = txn_profile("3.5.2")
     monkeypatch.setattr(txn_check, "_broker", _no_broker)
     monkeypatch.setattr(txn_check, "run_script_on_broker", lambda script, *a, **k: run_model(script, posing))
-    report = txn_check.check_transactions("kafka:3.9.1", rows=(), max_examples=200, seed=3)
+    report = txn_check.check_transactions("kafka:3.9.1", Options(seed=3, max_examples=200), rows=())
     generated = report.generated
     assert generated is not None and generated.failure is not None and generated.script is not None
     assert not report.conforms and report.exit_code == 1
@@ -69,7 +70,7 @@ def test_a_broker_that_is_the_release_agrees_on_every_generated_script(monkeypat
     same = txn_profile("3.9.1")
     monkeypatch.setattr(txn_check, "_broker", _no_broker)
     monkeypatch.setattr(txn_check, "run_script_on_broker", lambda script, *a, **k: run_model(script, same))
-    report = txn_check.check_transactions("kafka:3.9.1", rows=(), max_examples=40, seed=1)
+    report = txn_check.check_transactions("kafka:3.9.1", Options(seed=1, max_examples=40), rows=())
     assert report.generated is not None and report.generated.failure is None and report.generated.examples == 40
     text = render_txn_text(report)
     assert report.conforms and "40 generated scripts (seed 1) agree" in text
@@ -87,7 +88,7 @@ def test_a_broker_that_stops_answering_ends_the_search_unshrunk(monkeypatch: pyt
 
     monkeypatch.setattr(txn_check, "_broker", _no_broker)
     monkeypatch.setattr(txn_check, "run_script_on_broker", gone)
-    report = txn_check.check_transactions("kafka:3.9.1", rows=(), max_examples=30, seed=4)
+    report = txn_check.check_transactions("kafka:3.9.1", Options(seed=4, max_examples=30), rows=())
     generated = report.generated
     assert generated is not None and generated.failure is not None and generated.failure.error
     assert len(calls) == 1 and generated.examples == 1 and generated.shrink_runs == 0

@@ -17,6 +17,7 @@ from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.broker.check import check_broker, replay_broker_case
 from kafka_conformance.broker.probes import run_probes
 from kafka_conformance.broker.report import render_broker_json, render_broker_junit, render_broker_text
+from kafka_conformance.options import Options
 from kafka_conformance.reference.broker.profile import broker_profile
 
 KAFKA = broker_profile("4.3.0")
@@ -62,7 +63,7 @@ def test_rdkafka_mock_does_not_deduplicate_idempotent_only_producers(rdkafka_moc
 
 
 def test_generated_cases_find_and_shrink_the_divergence(tmp_path: Path, rdkafka_mock: RunningBroker) -> None:
-    report = check_broker(f"bootstrap:{rdkafka_mock.bootstrap}", max_examples=40, seed=7, failures_dir=tmp_path,
+    report = check_broker(f"bootstrap:{rdkafka_mock.bootstrap}", Options(seed=7, max_examples=40, failures_dir=tmp_path),
                           table=False, max_rounds=2)
     assert report.exit_code == 1
     assert len(report.findings) == 2
@@ -75,7 +76,7 @@ def test_generated_cases_find_and_shrink_the_divergence(tmp_path: Path, rdkafka_
 
 
 def test_same_seed_same_findings(rdkafka_mock: RunningBroker) -> None:
-    runs = [check_broker(f"bootstrap:{rdkafka_mock.bootstrap}", max_examples=20, seed=3, table=False, max_rounds=1)
+    runs = [check_broker(f"bootstrap:{rdkafka_mock.bootstrap}", Options(seed=3, max_examples=20), table=False, max_rounds=1)
             for _ in range(2)]
     assert [f.case for f in runs[0].findings] == [f.case for f in runs[1].findings]
 
@@ -92,7 +93,7 @@ def test_a_newer_duplicate_replayed_on_a_fresh_topic_is_fixed_when_the_broker_ag
 
 
 def test_reports_render_the_same_findings(noida: RunningBroker) -> None:
-    report = check_broker(f"bootstrap:{noida.bootstrap}", max_examples=10, seed=1, max_rounds=1)
+    report = check_broker(f"bootstrap:{noida.bootstrap}", Options(seed=1, max_examples=10), max_rounds=1)
     text = render_broker_text(report)
     data = json.loads(render_broker_json(report))
     junit = render_broker_junit(report)
@@ -110,5 +111,5 @@ def test_unknown_target_is_a_target_error() -> None:
 
 def test_unknown_kafka_version_is_a_target_error() -> None:
     with pytest.raises(TargetError, match=r"0\.10\.0"):
-        check_broker("rdkafka-mock", kafka_version="0.10.0")
+        check_broker("rdkafka-mock", Options(kafka_version="0.10.0"))
 

@@ -13,6 +13,7 @@ import pytest
 
 from kafka_conformance.broker.check import check_broker
 from kafka_conformance.broker.coverage import coverage_cases
+from kafka_conformance.options import Options
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("kafka_conformance.adapters.brokers.testbroker") is None, reason="the Python test broker is not in this build"
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_test_broker_conforms_to_its_own_release() -> None:
-    report = check_broker("test-broker:4.3.0", kafka_version="4.3.0", max_examples=40, seed=11, max_rounds=1)
+    report = check_broker("test-broker:4.3.0", Options(kafka_version="4.3.0", seed=11, max_examples=40), max_rounds=1)
     assert report.verdict == "conforms", [f.divergence.describe() for f in report.findings]
     assert all(p.status == "conforms" for p in report.probes)
     assert report.examples == 40 + len(coverage_cases())  # the random cases, after the coverage phase's fixed ones
@@ -28,7 +29,7 @@ def test_test_broker_conforms_to_its_own_release() -> None:
 
 def test_release_difference_is_found_and_named() -> None:
     """A 4.3 broker accepts a non-zero first sequence from a producer with no state; 2.4 answered UNKNOWN_PRODUCER_ID."""
-    report = check_broker("test-broker:4.3.0", kafka_version="2.4.0", max_examples=60, seed=11, max_rounds=1)
+    report = check_broker("test-broker:4.3.0", Options(kafka_version="2.4.0", seed=11, max_examples=60), max_rounds=1)
     table = {p.name: p.anomalies for p in report.probes}
     assert table["fresh-producer-nonzero"] == ("unknown-producer-accepted",)
     assert [f.anomaly for f in report.findings] == ["unknown-producer-accepted"]

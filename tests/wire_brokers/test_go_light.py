@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kafka_conformance.adapters.go.build import GoUnavailable, build_programs
+from kafka_conformance.options import Options
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "broker-conformance.md"
 
@@ -26,7 +27,7 @@ def go_programs() -> dict[str, Path]:
 def test_kfake_probe_table_is_as_recorded(go_programs: dict[str, Path]) -> None:
     from kafka_conformance.broker.check import check_broker
 
-    report = check_broker("kfake", max_examples=0, table=True, seed=1)
+    report = check_broker("kfake", Options(seed=1, max_examples=0), table=True)
     section = DOC.read_text(encoding="utf-8").split("### kfake", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
     column = next(i for i, name in enumerate(rows[0]) if name.startswith("kfake"))
@@ -81,7 +82,7 @@ def test_kfake_transactions_differ_from_kafka_as_recorded(go_programs: dict[str,
     the rest agreeing, held to Kafka 3.9.1 with transaction.version 1."""
     from kafka_conformance.transactions.check import check_transactions
 
-    report = check_transactions("kfake", kafka_version="3.9.1", rows=("commit", "abort", "zombie-fenced", "produce-after-refused"))
+    report = check_transactions("kfake", Options(kafka_version="3.9.1"), rows=("commit", "abort", "zombie-fenced", "produce-after-refused"))
     verdicts = {r.name: r.agrees for r in report.rows}
     assert verdicts == {"commit": True, "abort": True, "zombie-fenced": False, "produce-after-refused": True}
     zombie = next(r for r in report.rows if r.name == "zombie-fenced")

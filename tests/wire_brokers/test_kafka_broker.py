@@ -20,6 +20,7 @@ from kafka_conformance.broker.check import check_broker
 from kafka_conformance.broker.classes import DELETE_CLASSES, RESTART_CLASSES
 from kafka_conformance.broker.report import render_broker_text
 from kafka_conformance.cli.main import main
+from kafka_conformance.options import Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 from killing import left_behind, start
@@ -49,7 +50,7 @@ def test_the_broker_listens_on_loopback_only_and_serves_producer_ids() -> None:
 @pytest.mark.parametrize("release", [RELEASE, ZOOKEEPER_RELEASE])
 def test_real_kafka_agrees_with_the_reference_broker_of_its_release(release: str) -> None:
     _need(release)
-    report = check_broker(f"kafka:{release}", kafka_version=release, max_examples=20, max_rounds=1, seed=1, table=True)
+    report = check_broker(f"kafka:{release}", Options(kafka_version=release, seed=1, max_examples=20), max_rounds=1, table=True)
     assert report.exit_code == 0, render_broker_text(report)
     rows = {p.name: p.status for p in report.probes}
     actions = ("restart-clean-window", "restart-crash-window", "restart-after-expiry", "delete-records-keeps-state",

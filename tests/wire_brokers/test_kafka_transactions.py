@@ -14,6 +14,7 @@ import pytest
 
 from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
 from kafka_conformance.cli.main import main
+from kafka_conformance.options import Options
 from kafka_conformance.transactions.check import check_transactions
 from kafka_conformance.transactions.report import render_txn_text
 
@@ -31,7 +32,7 @@ def _need(version: str) -> None:
 ])
 def test_every_row_answers_as_the_release_does(release: str, tv: int, late_into_next: tuple[str, ...]) -> None:
     _need(release)
-    report = check_transactions(f"kafka:{release}", transaction_version=tv, max_examples=25, seed=1)
+    report = check_transactions(f"kafka:{release}", Options(seed=1, max_examples=25), transaction_version=tv)
     assert report.conforms, render_txn_text(report)
     assert report.generated is not None and report.generated.examples == 25
     rows = {r.name: r for r in report.rows}
@@ -69,7 +70,7 @@ def test_kafka_compatible_brokers_answer_as_findings_17_to_20_record(broker: str
 
     if not available()[broker].ok:
         pytest.skip(f"{broker}: {available()[broker].reason}")
-    report = check_transactions(broker, kafka_version=release, rows=("commit", "abort", "end-empty"))
+    report = check_transactions(broker, Options(kafka_version=release), rows=("commit", "abort", "end-empty"))
     rows = {r.name: r for r in report.rows}
     assert rows["commit"].agrees, render_txn_text(report)
     assert rows["abort"].anomalies == abort_anomalies, render_txn_text(report)

@@ -13,6 +13,7 @@ import pytest
 
 from kafka_conformance.adapters.brokers.kafka_broker import AUTH_USERS, kafka_broker_reason
 from kafka_conformance.cli.main import main
+from kafka_conformance.options import Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "data"))
 from killing import left_behind, start
@@ -32,7 +33,7 @@ def test_real_kafka_authorizes_requests_as_the_reference_of_its_release(release:
     from kafka_conformance.requests.check import check_requests, render_requests_text
 
     _need(release)
-    report = check_requests(f"kafka:{release}", max_examples=15, seed=1)
+    report = check_requests(f"kafka:{release}", Options(seed=1, max_examples=15))
     assert report.exit_code == 0, render_requests_text(report)
     assert report.scenarios >= 8 + 15 and report.requests == 8 * report.scenarios
 
@@ -43,7 +44,7 @@ def test_the_kit_tells_the_release_before_kip_679_from_the_one_after() -> None:
     from kafka_conformance.requests.check import check_requests
 
     _need(BEFORE)
-    report = check_requests(f"kafka:{BEFORE}", kafka_version="2.8.2", max_examples=0, seed=1)
+    report = check_requests(f"kafka:{BEFORE}", Options(kafka_version="2.8.2", seed=1, max_examples=0))
     assert report.exit_code == 1
     init = [d for d in report.divergences if d.request == "InitProducerId"]
     assert init and all(d.anomaly == "refused-but-allowed" and "(31)" in d.actual for d in init)
@@ -94,7 +95,7 @@ def test_a_broker_the_user_runs_keeps_every_acl_the_kit_did_not_create(tmp_path:
             wa.create_acls(admin, [theirs])
             wa.wait_acl_count(admin, 1)
         spec = f"bootstrap:127.0.0.1:{node.port},sasl=admin:{AUTH_USERS['admin']},alice:{AUTH_USERS['alice']}"
-        report = check_requests(spec, kafka_version=AFTER, max_examples=5, seed=2)
+        report = check_requests(spec, Options(kafka_version=AFTER, seed=2, max_examples=5))
         assert report.exit_code == 0, render_requests_text(report)
         _the_passwords_never_leave_the_kit(node.port, tmp_path, capsys)
         with WireClient("127.0.0.1", node.port, login=lambda c: wa.sasl_plain(c, *admin_login)) as admin:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import strategies as st
 
 from kafka_conformance.cli.main import main
+from kafka_conformance.options import Options
 from kafka_conformance.producer.check import check_producer, run_and_judge
 from kafka_conformance.producer.render import to_junit_xml
 from kafka_conformance.producer.report import RunStatus
@@ -58,7 +59,7 @@ DUPLICATE_ANSWER = ProducerTrace(
 
 
 def test_a_client_violation_fails_the_check_and_is_saved_for_replay(tmp_path) -> None:
-    report = check_producer("confluent-kafka", max_examples=1, traces=st.just(DUPLICATE_ANSWER), failures_dir=tmp_path)
+    report = check_producer("confluent-kafka", Options(max_examples=1, failures_dir=tmp_path), traces=st.just(DUPLICATE_ANSWER))
     assert report.exit_code == 1 and report.counterexample is not None
     assert report.counterexample.status is RunStatus.CLIENT
     saved = report.counterexample.saved_to

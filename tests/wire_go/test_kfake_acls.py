@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from kafka_conformance.adapters.targets import TargetError
+from kafka_conformance.options import Options
 from kafka_conformance.requests.targets import parse_requests_target
 
 
 def test_check_requests_on_kfake_diverges_where_recorded(go_programs: dict[str, Path]) -> None:
     from kafka_conformance.requests.check import check_requests
 
-    report = check_requests("kfake", kafka_version="4.3.1", max_examples=60, seed=1)
+    report = check_requests("kfake", Options(kafka_version="4.3.1", seed=1, max_examples=60))
     assert report.requests == 528
     found = sorted((d.anomaly, d.request.split(" (")[0].split(" topic")[0]) for d in report.divergences)
     assert found == sorted([

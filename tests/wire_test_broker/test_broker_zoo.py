@@ -17,6 +17,7 @@ import kafka_conformance.adapters.brokers.testbroker as test_broker
 from kafka_conformance.broker.check import check_broker
 from kafka_conformance.broker.classes import BROKER_CLASSES
 from kafka_conformance.broker.report import render_broker_text
+from kafka_conformance.options import Options
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 
 SEEDS = [int(s) for s in os.environ.get("KC_BROKER_ZOO_SEEDS", "0").split(",")]
@@ -40,7 +41,7 @@ def behind_the_wire(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_independent_log_conforms_and_every_class_is_reached(behind_the_wire: object, seed: int) -> None:
     behind_the_wire(IndependentLog)  # type: ignore[operator]
-    report = check_broker(f"test-broker:{RELEASE}", kafka_version=RELEASE, seed=seed, table=False)
+    report = check_broker(f"test-broker:{RELEASE}", Options(kafka_version=RELEASE, seed=seed), table=False)
     assert report.exit_code == 0, render_broker_text(report)
     assert report.missed_classes == (), render_broker_text(report)
     assert report.excluded_classes == ()  # the test broker restarts in place
@@ -51,7 +52,7 @@ def test_the_independent_log_conforms_and_every_class_is_reached(behind_the_wire
 @pytest.mark.parametrize("name", sorted(ZOO))
 def test_every_faulty_log_is_caught_without_the_probe_table(behind_the_wire: object, name: str, seed: int) -> None:
     behind_the_wire(ZOO[name])  # type: ignore[operator]
-    report = check_broker(f"test-broker:{RELEASE}", kafka_version=RELEASE, seed=seed, table=False, max_rounds=1)
+    report = check_broker(f"test-broker:{RELEASE}", Options(kafka_version=RELEASE, seed=seed), table=False, max_rounds=1)
     assert report.exit_code == 1, f"{name} escaped on seed {seed}:\n{render_broker_text(report)}"
     assert report.findings and not report.errors
 
@@ -60,8 +61,7 @@ def test_every_faulty_log_is_caught_without_the_probe_table(behind_the_wire: obj
 def test_the_coverage_phase_alone_catches_every_faulty_log(behind_the_wire: object, name: str) -> None:
     """One random case beside the fixed ones: what catches the bug is the phase, on any seed."""
     behind_the_wire(ZOO[name])  # type: ignore[operator]
-    report = check_broker(f"test-broker:{RELEASE}", kafka_version=RELEASE, seed=12345, table=False, max_rounds=1,
-                          max_examples=1)
+    report = check_broker(f"test-broker:{RELEASE}", Options(kafka_version=RELEASE, seed=12345, max_examples=1), table=False, max_rounds=1)
     assert report.exit_code == 1, f"{name} escaped the coverage phase:\n{render_broker_text(report)}"
 
 
@@ -71,7 +71,7 @@ def test_the_coverage_phase_alone_catches_every_faulty_log(behind_the_wire: obje
 ])
 def test_restart_bugs_are_named_by_what_the_client_sees(behind_the_wire: object, name: str, anomaly: str) -> None:
     behind_the_wire(ZOO[name])  # type: ignore[operator]
-    report = check_broker(f"test-broker:{RELEASE}", kafka_version=RELEASE, seed=0, table=True, max_rounds=1, max_examples=1)
+    report = check_broker(f"test-broker:{RELEASE}", Options(kafka_version=RELEASE, seed=0, max_examples=1), table=True, max_rounds=1)
     text = render_broker_text(report)
     assert report.findings[0].anomaly == anomaly, text
     assert report.findings[0].case.restarts, text

@@ -22,6 +22,7 @@ from kafka_conformance.adapters.jvm.kafka_releases import KafkaRelease, all_rele
 from kafka_conformance.adapters.jvm.kafka_target import not_runnable_reason
 from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.report import Status
+from kafka_conformance.options import Options
 
 __all__ = ["CampaignRow", "releases_named", "run_campaign", "to_markdown"]
 
@@ -59,8 +60,9 @@ def run_campaign(
             if reason is not None:
                 row = CampaignRow(release.spec, mode, f"could not run: {reason}")
             else:
-                report = check_authorizer(release.spec, max_examples=max_examples, seed=seed, mode=mode,
-                                          failures_dir=failures_dir / f"{release.version}-{release.flavour.value}-{mode}")
+                folder = failures_dir / f"{release.version}-{release.flavour.value}-{mode}"
+                report = check_authorizer(release.spec, Options(seed=seed, max_examples=max_examples, failures_dir=folder),
+                                          mode=mode)
                 props = tuple((r.name, r.status.value, r.examples, r.saved_to or r.reason) for r in report.results)
                 failed = any(r.status in (Status.FAILED, Status.ERROR) for r in report.results)
                 row = CampaignRow(release.spec, mode, "diverges" if failed else "agrees", props,

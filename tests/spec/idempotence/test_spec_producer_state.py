@@ -225,6 +225,19 @@ def test_retry_below_the_window(version, error):
     assert log.append_client(batch(0)).error is E.OUT_OF_ORDER_SEQUENCE_NUMBER
 
 
+@pytest.mark.parametrize("version", ["1.0.0", "1.0.1"])
+def test_a_duplicate_below_the_window_is_answered_at_once_under_acks_all(version):
+    """Kafka 1.0.x raises DuplicateSequenceException from the append: the partition's result holds
+    it, and a request whose every partition failed does not wait for replication
+    (ReplicaManager.scala@1.0.1:688-694).  Parked as a success, it came back as NONE."""
+    part = Partition(broker_profile(version))
+    for s in range(7):
+        part.produce(batch(s), acks=1)
+    answer = part.produce(batch(1), acks=-1)
+    assert answer is not None and answer.error is E.DUPLICATE_SEQUENCE_NUMBER
+    assert part.pending == []
+
+
 def test_expired_producer_state_lets_a_late_retry_in_again():
     """Row 17: once the state expired (2.5-4.4) the retry of a written batch is appended twice."""
     log = log_of()
