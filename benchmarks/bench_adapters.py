@@ -40,6 +40,7 @@ from kafka_conformance.adapters.jsonlines.adapter import SubprocessAuthorizer, c
 from kafka_conformance.adapters.protocol import AuthorizerUnderTest, Capabilities
 from kafka_conformance.authorizer.check import check_authorizer
 from kafka_conformance.authorizer.targets import resolve_target
+from kafka_conformance.options import Options
 from kafka_conformance.reference.acl.principal import KafkaPrincipal
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourcePattern, ResourceType
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
@@ -124,9 +125,9 @@ def bench_suite(examples: int, seed: int, extra: list[str]) -> list[tuple[str, f
     rows = []
     for label, spec in suite_targets(extra):
         target = resolve_target(spec)
-        check_authorizer(target, max_examples=10, seed=seed, properties=["authorize"])  # warm-up: start, import
+        check_authorizer(target, Options(seed=seed, max_examples=10), properties=["authorize"])  # warm-up: start, import
         started = time.perf_counter()
-        report = check_authorizer(target, max_examples=examples, seed=seed, properties=["authorize"])
+        report = check_authorizer(target, Options(seed=seed, max_examples=examples), properties=["authorize"])
         elapsed = time.perf_counter() - started
         cases = report.results[0].examples
         assert report.verdict.value == "conforms", report
