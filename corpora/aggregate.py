@@ -13,7 +13,7 @@ from pathlib import Path
 import attrs
 
 from kafka_conformance.corpora.fuzz import FuzzSpec, verdict_path
-from kafka_conformance.corpora.suites.registry import CaseOutcome, get_suite
+from kafka_conformance.corpora.suites.registry import CaseOutcome, Saved, get_suite
 from kafka_conformance.corpora.summary import FailureGroup, FuzzSummary
 
 __all__ = ["Tally", "summarise", "tally"]
@@ -64,30 +64,36 @@ def tally(spec: FuzzSpec) -> Tally:
 def summarise(spec: FuzzSpec, *, executor: str, resumed_shards: int, startup_s: float, run_s: float,
               started: float, max_shrunk: int = 100) -> FuzzSummary:
     """Tally the run, then shrink and save each distinct failure (up to ``max_shrunk``)
-    against the target opened once on the driver."""
+    against the target opened once on the driver.  Groups whose shrunk cases have one identity
+    (:class:`~.suites.registry.Saved`) are one failure: their counts add up, the first stays."""
     t = tally(spec)
     suite = get_suite(spec.cases.suite)
-    failures: list[FailureGroup] = []
+    failures: dict[str, FailureGroup] = {}
     checker = suite.open(spec.target, spec.judging_settings()) if t.groups else None
     try:
         for sig, count, row in sorted(t.groups, key=lambda g: -g[1])[:max_shrunk]:
             prop, text = str(row["property"]), row["case"]
             outcome = CaseOutcome(str(row["verdict"]), str(row["anomaly"]), sig, str(row["detail"]), str(row["adapter_error"]))
-            saved, before, after = None, 0, 0
+            saved: Saved | None = None
+            before = after = 0
             if isinstance(text, str) and checker is not None:
                 payload = suite.decode(text)
                 shrunk = suite.shrink(checker, prop, payload, outcome)
                 before, after = suite.size(payload), suite.size(shrunk)
-                path = suite.save(checker, prop, shrunk, Path(spec.out) / "failures", spec.cases.seed)
-                saved = str(path) if path is not None else None
-            failures.append(FailureGroup(sig, prop, outcome.verdict, outcome.anomaly, count, str(row["case_id"]),
-                                         outcome.detail or outcome.adapter_error, before, after, saved))
+                saved = suite.save(checker, prop, shrunk, Path(spec.out) / "failures", spec.cases.seed)
+            identity = saved.signature if saved is not None else sig
+            if identity in failures:  # another group shrank to the same finding
+                failures[identity] = attrs.evolve(failures[identity], count=failures[identity].count + count)
+                continue
+            failures[identity] = FailureGroup(identity, prop, outcome.verdict, outcome.anomaly, count, str(row["case_id"]),
+                                              outcome.detail or outcome.adapter_error, before, after,
+                                              str(saved.path) if saved is not None else None)
     finally:
         if checker is not None:
             checker.close()
     return FuzzSummary(
         suite=spec.cases.suite, target=spec.target, seed=spec.cases.seed, cases=spec.cases.cases,
         shards=spec.cases.plan.shards, executor=executor, verdicts=t.verdicts, anomalies=t.anomalies,
-        failures=tuple(failures), resumed_shards=resumed_shards, startup_s=startup_s, run_s=run_s,
+        failures=tuple(failures.values()), resumed_shards=resumed_shards, startup_s=startup_s, run_s=run_s,
         total_s=time.monotonic() - started, kafka_bugs=spec.kafka_bugs,
     )

@@ -26,7 +26,7 @@ from kafka_conformance.authorizer.support import CheckContext
 from kafka_conformance.authorizer.targets import Target, TargetError, close_targets, resolve_target
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import shrink_scenario
-from kafka_conformance.corpora.suites.registry import PASS, CaseOutcome
+from kafka_conformance.corpora.suites.registry import PASS, CaseOutcome, Saved
 from kafka_conformance.reference.authorizer.by_resource_type import ByTypeVariant
 from kafka_conformance.reference.authorizer.profiles import Flavour
 from kafka_conformance.reference.errors import AclValueError
@@ -192,7 +192,7 @@ class AuthorizerSuite:
         return (len(payload.acls) + len(payload.records) + sum(len(q.actions) for q in payload.queries)
                 + len(payload.by_type) + len(payload.properties))
 
-    def save(self, checker: object, prop: str, payload: object, directory: Path, seed: int | None) -> Path | None:
+    def save(self, checker: object, prop: str, payload: object, directory: Path, seed: int | None) -> Saved | None:
         from kafka_conformance.authorizer.check import run_property_once
         from kafka_conformance.authorizer.saved import save_counterexample
 
@@ -200,4 +200,5 @@ class AuthorizerSuite:
         result = run_property_once(prop, checker.target, payload)
         if result.counterexample is None:
             return None
-        return save_counterexample(result.counterexample, directory, checker.target, seed)
+        path = save_counterexample(result.counterexample, directory, checker.target, seed)
+        return Saved(path, str(result.counterexample.signature))

@@ -27,7 +27,7 @@ import attrs
 from kafka_conformance.corpora.hypothesis_draw import draw_examples
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import chunk_removals
-from kafka_conformance.corpora.suites.registry import CaseOutcome, crashed, refuse_authorizer_settings
+from kafka_conformance.corpora.suites.registry import CaseOutcome, Saved, crashed, refuse_authorizer_settings
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
 
 __all__ = ["BrokerChecker", "BrokerSuite"]
@@ -81,7 +81,7 @@ class BrokerChecker:
         if not run.divergences:
             return CaseOutcome("pass")
         d = run.divergences[0]
-        return CaseOutcome("fail", d.anomaly, f"{prop} | {d.anomaly} | expected {d.expected}, got {d.actual}",
+        return CaseOutcome("fail", d.anomaly, _signature(prop, d),
                            f"{d.request}: expected {d.expected}, got {d.actual} ({d.rule})")
 
     def _reset(self) -> None:
@@ -92,6 +92,11 @@ class BrokerChecker:
     def close(self) -> None:
         self._reset()
         self._stack.close()
+
+
+def _signature(prop: str, d: Any) -> str:
+    """What was observed: the broker's answer against the release's, in the suite's own words."""
+    return f"{prop} | {d.anomaly} | expected {d.expected}, got {d.actual}"
 
 
 @attrs.frozen
@@ -161,7 +166,7 @@ class BrokerSuite:
     def size(self, payload: object) -> int:
         return len(payload.batches)  # type: ignore[attr-defined]
 
-    def save(self, checker: object, prop: str, payload: object, directory: Path, seed: int | None) -> Path | None:
+    def save(self, checker: object, prop: str, payload: object, directory: Path, seed: int | None) -> Saved | None:
         from kafka_conformance.broker.check import save_finding
         from kafka_conformance.broker.report import BrokerFinding
 
@@ -171,4 +176,5 @@ class BrokerSuite:
             return None
         d = run.divergences[0]
         finding = BrokerFinding(d.anomaly, payload, d, run.steps, 1)  # type: ignore[arg-type]
-        return save_finding(finding, directory, checker.target, checker.kafka_version, seed)
+        path = save_finding(finding, directory, checker.target, checker.kafka_version, seed)
+        return Saved(path, _signature(prop, d))

@@ -27,7 +27,7 @@ import attrs
 from kafka_conformance.corpora.hypothesis_draw import draw_examples
 from kafka_conformance.corpora.shards import derive_seed
 from kafka_conformance.corpora.shrink import chunk_removals
-from kafka_conformance.corpora.suites.registry import CaseOutcome, crashed, refuse_authorizer_settings
+from kafka_conformance.corpora.suites.registry import CaseOutcome, Saved, crashed, refuse_authorizer_settings
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.program import PlanError, ProducerTrace
 
@@ -143,14 +143,15 @@ class ProducerSuite:
         assert isinstance(payload, ProducerTrace)
         return len(payload.steps) + len(payload.plan.rules)
 
-    def save(self, checker: object, prop: str, payload: object, directory: Path, seed: int | None) -> Path | None:
+    def save(self, checker: object, prop: str, payload: object, directory: Path, seed: int | None) -> Saved | None:
         from kafka_conformance.producer.saved import save_run
 
         assert isinstance(checker, ProducerChecker) and isinstance(payload, ProducerTrace)
         result = checker.run(payload)
         if not any(a.attribution.is_failure for a in result.anomalies):
             return None
-        return save_run(result, directory, kafka_version=checker.kafka_version, seed=seed)
+        path = save_run(result, directory, kafka_version=checker.kafka_version, seed=seed)
+        return Saved(path, checker.check(prop, payload).signature)
 
 
 def _smaller(trace: ProducerTrace) -> list[ProducerTrace]:

@@ -23,6 +23,7 @@ import attrs
 __all__ = [
     "VERDICTS",
     "CaseOutcome",
+    "Saved",
     "Suite",
     "SuiteChecker",
     "UnknownSuite",
@@ -56,6 +57,19 @@ class CaseOutcome:
 
 
 PASS = CaseOutcome("pass")
+
+
+@attrs.frozen
+class Saved:
+    """A shrunk failure saved as a replayable case, and its identity as the kit's own checks name it.
+
+    The rows of a run are grouped by :attr:`CaseOutcome.signature`, a cheap key computed on
+    unshrunk cases; a suite whose findings have a finer identity (the authorizer's signature:
+    what was observed, in kinds, on the minimal case) gives it here, so that two groups that
+    shrink to the same finding are reported as one, under the name ``check`` and ``report`` use."""
+
+    path: Path
+    signature: str
 
 
 def crashed(prop: str, exc: Exception) -> CaseOutcome:
@@ -115,7 +129,7 @@ class Suite(Protocol):
         """How many parts (ACLs, records, questions...) a payload has, for reports."""
         ...
 
-    def save(self, checker: SuiteChecker, prop: str, payload: object, directory: Path, seed: int | None) -> Path | None:
+    def save(self, checker: SuiteChecker, prop: str, payload: object, directory: Path, seed: int | None) -> Saved | None:
         """Save a replayable case file; None when the failure no longer shows."""
         ...
 

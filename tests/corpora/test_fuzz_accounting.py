@@ -102,6 +102,8 @@ def test_failures_are_grouped_shrunk_and_saved_replayable(tmp_path: Path) -> Non
         assert case.anomaly == group.anomaly and case.property == group.property
         again = run_property_once(case.property, resolve_target(case.target), case.scenario)
         assert again.status.value == "failed"
+        # the group's identity is the saved (shrunk) case's signature, as check and report name it
+        assert again.counterexample is not None and group.signature == str(again.counterexample.signature)
         assert run_property_once(case.property, resolve_target("reference"), case.scenario).status.value == "passed"
 
 
