@@ -76,13 +76,15 @@ class Options:
     traces; 30 request scenarios; no generated transaction scripts); 0: the fixed cases only."""
     timeout: float | None = attrs.field(default=None, validator=_timeout)
     """Seconds one call into the target may take (default 10): an authorizer's method, a broker's
-    answer to one request.  Read by the authorizer, broker, requests and transactions suites."""
+    answer to one request.  Read by the authorizer and broker suites (the requests and transactions
+    suites bound their brokers' answers themselves; the producer suite's clients bring their own)."""
     failures_dir: Path | None = attrs.field(default=None, converter=_path)
     """Where minimal failing cases are saved, and asked again first on the next run.  None: not
     saved.  Read by the authorizer, broker and producer suites."""
     settings: Settings | None = attrs.field(default=None, eq=False)
     """Hypothesis settings the run starts from.  None: the active profile (the user's choice,
-    ``--hypothesis-profile`` under pytest).  Read by every suite that generates with Hypothesis."""
+    ``--hypothesis-profile`` under pytest).  Read by the authorizer and broker suites; the others
+    start from the active profile."""
     progress: ProgressSink | None = attrs.field(default=None, eq=False)
     """Receives :class:`~kafka_conformance.terminal.events.ProgressEvent` values as the run goes;
     the suites never print.  None: no progress."""

@@ -10,7 +10,10 @@ As in :mod:`.mutation`, the mutated copy runs in a process of its own
 (``python -m kafka_conformance.adapters.brokers.testbroker``, which answers restarts and
 checkpoint questions over a pipe, so the restart cases run too) and the judge imports the
 unmutated kit in another.  Each mutant is judged under one release of each distinct set of the
-broker profile's answers (:func:`broker_releases`), newest first, until one catches it.
+broker profile's answers (:func:`broker_releases`), newest first, until one catches it.  The
+release judged is the *oldest* of its class: a class is a run of releases between two changes,
+so its oldest release is where a change first shows, and a mutant that moves a change by one
+release (``>=`` made ``>``) changes the answer there.
 """
 
 from __future__ import annotations
@@ -52,15 +55,15 @@ ANSWER_TIMEOUT_S = 30.0
 
 
 def broker_releases() -> tuple[str, ...]:
-    """One release per distinct set of the broker profile's answers (the newest of each), newest
-    first: every behaviour a release can select, each once."""
+    """One release per distinct set of the broker profile's answers (the oldest of each: where its
+    behaviour begins), newest first: every behaviour a release can select, each once."""
     names = sorted(n for n, v in vars(BrokerProfile).items() if isinstance(v, property))
     chosen: dict[tuple[object, ...], str] = {}
     for version in IDEMPOTENCE_RELEASES:
         if version < OLDEST_BROKER:
             continue
         profile = broker_profile(version)
-        chosen[tuple(getattr(profile, n) for n in names)] = str(version)  # ascending: the newest stays
+        chosen.setdefault(tuple(getattr(profile, n) for n in names), str(version))  # ascending: the oldest stays
     return tuple(sorted(chosen.values(), key=lambda v: broker_profile(v).version, reverse=True))
 
 
