@@ -33,6 +33,7 @@ from typing import Any, TypeAlias
 import attrs
 
 from kafka_conformance.reference.broker.batches import INT32_MAX
+from kafka_conformance.reference.releases import DEFAULT_RELEASE
 from kafka_conformance.reference.traces.fault_plan import FaultPlan, PlanError
 
 __all__ = [
@@ -109,7 +110,7 @@ Step: TypeAlias = SendStep | WaitStep | FlushStep | ClusterStep
 
 @attrs.frozen
 class ClusterSpec:
-    kafka_version: str = "4.3.0"
+    kafka_version: str = DEFAULT_RELEASE
     brokers: int = 3
     partitions: int = 1
     replication_factor: int = 3
