@@ -26,11 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="list the zoo and exit")
     parser.add_argument("--mutants", action="store_true",
                         help="instead of the zoo, mutate the reference itself with Cosmic Ray (extra 'mutation') and "
-                             "judge every mutant with the coverage phase, under every release class and mode; "
-                             "exit 1 on a survivor not reviewed as equivalent (docs/selftest.md)")
+                             "judge every mutant with the fixed cases (the authorizer spec served as an authorizer, the "
+                             "broker spec as the test broker), under every release class; exit 1 on a survivor not "
+                             "reviewed as equivalent or a known gap (docs/selftest.md)")
     parser.add_argument("--module", action="append", metavar="PATH",
                         help="with --mutants: a file or folder of the package to mutate, e.g. reference/acl/principal.py "
-                             "(repeatable; default: reference/authorizer and reference/acl)")
+                             "(repeatable; default: reference/authorizer, reference/acl and the broker spec's "
+                             "producer_state, partition_log, batches and profile)")
 
 
 def run(args: argparse.Namespace) -> int:
