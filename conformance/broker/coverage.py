@@ -47,6 +47,12 @@ def _after_delete() -> BrokerCase:
     return _case(*_sent(3), (0, 0, 2, 1), (0, 0, 3, 1), actions=(Action(3, ActionKind.DELETE_RECORDS, 3),))
 
 
+def _delete_inside_window() -> BrokerCase:
+    """Three batches, DeleteRecords up to the last one (the producer's newest batch stays above the
+    log start), then a resend of the last and the next: the state stays on every release."""
+    return _case(*_sent(3), (0, 0, 2, 1), (0, 0, 3, 1), actions=(Action(3, ActionKind.DELETE_RECORDS, 2),))
+
+
 def _restart_after_delete() -> BrokerCase:
     """Two batches, all deleted, a clean restart (the snapshot at the log start is deleted at
     load), then a resend of the last and the next."""
@@ -85,10 +91,18 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
         # resends spanning two cached batches: a duplicate of neither, and (1.0.x) ending inside the
         # window rather than below it, so out of order (real 1.0.1, 2.7.2, 3.9.1 and 4.3.1 agree)
         _case(*_sent(3), (0, 0, 0, 2), (0, 0, 1, 2), (0, 0, 3, 1)),
+        # sequences past the small-integer range continue, skip and resend like any other
+        _case((1, 0, 0, 1), (0, 0, 1000, 1), (0, 0, 1001, 1), (0, 0, 1003, 1), (0, 0, 1002, 1), slots=(A, A)),
+        # after a batch ending at Int.MAX only 0 continues; a batch from Int.MAX itself spans the wrap
+        _case((1, 0, 0, 1), (0, 0, INT32_MAX - 1, 2), (0, 0, 1, 1), (0, 0, 0, 1), slots=(A, A)),
+        _case((1, 0, 0, 1), (0, 0, INT32_MAX, 3), (0, 0, 2, 1), (0, 0, INT32_MAX, 3), slots=(A, A)),
+        # duplicates of two-record batches at offsets of both parities (their cached offsets; before
+        # 2.1.1 the offset delta came from the sequences, KAFKA-7692)
+        _case(*_sent(1), (0, 0, 1, 2), (0, 0, 3, 1), (0, 0, 4, 2), (0, 0, 1, 2), (0, 0, 4, 2)),
         _window_edges(window),
     ]
     if deletes:
-        cases.append(_after_delete())
+        cases += [_after_delete(), _delete_inside_window()]
     if restarts:
         cases += [_after_restart(ActionKind.RESTART_CLEAN), _after_restart(ActionKind.RESTART_CRASH), aged_restart()]
     if restarts and deletes:
