@@ -91,6 +91,8 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
         # resends spanning two cached batches: a duplicate of neither, and (1.0.x) ending inside the
         # window rather than below it, so out of order (real 1.0.1, 2.7.2, 3.9.1 and 4.3.1 agree)
         _case(*_sent(3), (0, 0, 0, 2), (0, 0, 1, 2), (0, 0, 3, 1)),
+        # an epoch past the small-integer range keeps its window (a resend is a duplicate)
+        _case((0, 0, 0, 1), (0, 300, 0, 1), (0, 300, 1, 1), (0, 300, 0, 1), (0, 300, 2, 1)),
         # sequences past the small-integer range continue, skip and resend like any other
         _case((1, 0, 0, 1), (0, 0, 1000, 1), (0, 0, 1001, 1), (0, 0, 1003, 1), (0, 0, 1002, 1), slots=(A, A)),
         # after a batch ending at Int.MAX only 0 continues; a batch from Int.MAX itself spans the wrap

@@ -13,14 +13,19 @@ unmutated kit in another.  Each mutant is judged under one release of each disti
 broker profile's answers (:func:`broker_releases`), newest first, until one catches it.  The
 release judged is the *oldest* of its class: a class is a run of releases between two changes,
 so its oldest release is where a change first shows, and a mutant that moves a change by one
-release (``>=`` made ``>``) changes the answer there.
+release (``>=`` made ``>``) changes the answer there.  A change shipped as a backport has a
+second threshold, the next line's first release, which a class's oldest release need not be,
+so every modelled release the profile's source names is judged too.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import inspect
 import json
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,8 +43,9 @@ from kafka_conformance.adapters.targets import TargetError
 from kafka_conformance.broker.check import check_broker
 from kafka_conformance.broker.targets import BrokerHandle
 from kafka_conformance.options import Options
+from kafka_conformance.reference.broker import profile as profile_module
 from kafka_conformance.reference.broker.profile import OLDEST_BROKER, BrokerProfile, broker_profile
-from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES
+from kafka_conformance.reference.releases import IDEMPOTENCE_RELEASES, KafkaVersion
 
 __all__ = ["BROKER_MUTATED", "broker_releases", "judge_broker", "served_broker"]
 
@@ -56,15 +62,25 @@ ANSWER_TIMEOUT_S = 30.0
 
 def broker_releases() -> tuple[str, ...]:
     """One release per distinct set of the broker profile's answers (the oldest of each: where its
-    behaviour begins), newest first: every behaviour a release can select, each once."""
+    behaviour begins), and every modelled release the profile's source names (a backport's line
+    and the line after it: where a flag's threshold lies, which a class's oldest release need not
+    be), newest first."""
     names = sorted(n for n, v in vars(BrokerProfile).items() if isinstance(v, property))
-    chosen: dict[tuple[object, ...], str] = {}
-    for version in IDEMPOTENCE_RELEASES:
-        if version < OLDEST_BROKER:
-            continue
+    chosen: dict[tuple[object, ...], KafkaVersion] = {}
+    modelled = [v for v in IDEMPOTENCE_RELEASES if v >= OLDEST_BROKER]
+    for version in modelled:
         profile = broker_profile(version)
-        chosen.setdefault(tuple(getattr(profile, n) for n in names), str(version))  # ascending: the oldest stays
-    return tuple(sorted(chosen.values(), key=lambda v: broker_profile(v).version, reverse=True))
+        chosen.setdefault(tuple(getattr(profile, n) for n in names), version)  # ascending: the oldest stays
+    named = {KafkaVersion.parse(text) for text in _version_literals(inspect.getsource(profile_module))}
+    judged = {*chosen.values(), *(v for v in modelled if v in named)}
+    return tuple(str(v) for v in sorted(judged, reverse=True))
+
+
+def _version_literals(source: str) -> set[str]:
+    """Every string constant of ``source`` that reads as a release (``"2.0.1"``)."""
+    return {node.value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and re.fullmatch(r"\d+\.\d+\.\d+", node.value)}
 
 
 class _Pipe:
