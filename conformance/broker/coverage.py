@@ -48,9 +48,12 @@ def _after_delete() -> BrokerCase:
 
 
 def _delete_inside_window() -> BrokerCase:
-    """Three batches, DeleteRecords up to the last one (the producer's newest batch stays above the
-    log start), then a resend of the last and the next: the state stays on every release."""
-    return _case(*_sent(3), (0, 0, 2, 1), (0, 0, 3, 1), actions=(Action(3, ActionKind.DELETE_RECORDS, 2),))
+    """Two producers' batches at offsets 0, 1 and 2, DeleteRecords up to 1 (one producer's newest
+    batch at the new log start, the other's above it), then each resends its last and sends its
+    next: both keep their state on every release (before 2.4 a producer goes only when its newest
+    batch falls below the log start)."""
+    return _case((0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1), (1, 0, 0, 1), (0, 0, 2, 1), (1, 0, 1, 1),
+                 slots=(A, A), actions=(Action(3, ActionKind.DELETE_RECORDS, 1),))
 
 
 def _restart_after_delete() -> BrokerCase:

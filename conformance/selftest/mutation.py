@@ -69,6 +69,7 @@ from kafka_conformance.selftest.equivalent import (
 )
 from kafka_conformance.selftest.mutation_broker import BROKER_MUTATED, broker_releases, judge_broker
 from kafka_conformance.selftest.mutation_skips import Span, not_run_reason, scope_at, scopes, skip_not_run
+from kafka_conformance.selftest.reviewed_broker import BROKER_EQUIVALENT, BROKER_KNOWN_GAPS
 
 __all__ = [
     "AUTHORIZER_MUTATED",
@@ -328,7 +329,8 @@ def _inside(modules: Sequence[str], parts: Sequence[str]) -> tuple[str, ...]:
 def run_mutation(modules: Iterable[str] = MUTATED, *, modes: Sequence[str] = ("mixed",),
                  profiles: Sequence[Served] | None = None, releases: Sequence[str] | None = None,
                  work: Path | None = None,
-                 equivalent: Sequence[Equivalent] = EQUIVALENT, known_gaps: Sequence[KnownGap] = KNOWN_GAPS,
+                 equivalent: Sequence[Equivalent] = (*EQUIVALENT, *BROKER_EQUIVALENT),
+                 known_gaps: Sequence[KnownGap] = (*KNOWN_GAPS, *BROKER_KNOWN_GAPS),
                  outside: Sequence[Outside] = OUTSIDE_PROTOCOL,
                  on_start: Callable[[str], None] | None = None) -> MutationRun:
     """Mutate ``modules`` (paths inside the package, files or folders) with Cosmic Ray and judge

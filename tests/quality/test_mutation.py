@@ -30,6 +30,7 @@ from kafka_conformance.selftest.mutation import (
     representative_profiles,
     run_mutation,
 )
+from kafka_conformance.selftest.reviewed_broker import BROKER_EQUIVALENT, BROKER_KNOWN_GAPS
 
 
 def test_the_mixed_coverage_phase_holds_every_case_of_the_other_modes() -> None:
@@ -143,7 +144,7 @@ def test_reviewed_entries_name_mutants_by_text_and_a_false_claim_is_stale() -> N
 
 
 def test_every_reviewed_entry_is_distinct_and_says_why() -> None:
-    entries = [*EQUIVALENT, *KNOWN_GAPS]
+    entries = [*EQUIVALENT, *KNOWN_GAPS, *BROKER_EQUIVALENT, *BROKER_KNOWN_GAPS]
     assert len(set(entries)) == len(entries)
     assert all(len(getattr(e, "reason", getattr(e, "gap", ""))) > 20 for e in entries)
     assert all(e.file.startswith(MUTATED) for e in entries)
