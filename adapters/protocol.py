@@ -120,7 +120,7 @@ class Capabilities:
             skipped.append("incremental record application")
         if not self.not_ready_state:
             skipped.append("not-ready state before the initial load")
-        if self.error_comparison == "ignore":
+        if self.error_comparison is ErrorComparison.IGNORE:
             skipped.append("error cases")
         return skipped
 

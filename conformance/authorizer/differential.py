@@ -14,6 +14,7 @@ from kafka_conformance.adapters.case import (
     ListAcls,
     LoadSnapshot,
 )
+from kafka_conformance.adapters.protocol import ErrorComparison
 from kafka_conformance.authorizer import driver
 from kafka_conformance.authorizer.cases import BatchStep, Scenario, SnapshotStep
 from kafka_conformance.authorizer.driver import CaseFailed, Replies, set_up_calls
@@ -306,7 +307,7 @@ def _apply_record(ctx: CheckContext, ref: ReferenceAuthorizer, replies: Replies,
     if actual is None:
         raise CaseFailed(Divergence("inconsistent-record-accepted", question, f"refused ({expected})", "applied",
                                     f"Kafka refuses it: {reason}", where))
-    if ctx.caps.error_comparison == "kind" and expected != actual:
+    if ctx.caps.error_comparison is ErrorComparison.KIND and expected != actual:
         raise CaseFailed(Divergence("record-wrong-error", question, f"refused ({expected})", f"refused ({actual})",
                                     f"Kafka refuses it: {reason}", where))
     return True
