@@ -28,13 +28,15 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 __all__ = [
     "OWNER_VAR",
     "RUN_VAR",
     "clear_stop",
+    "close_shared",
+    "closes_shared",
     "raise_if_stopping",
     "recording_signals",
     "request_stop",
@@ -150,6 +152,32 @@ def run_scope() -> Iterator[str]:
                 os.environ.pop(RUN_VAR, None)
             else:
                 os.environ[RUN_VAR] = outer
+
+
+_CLOSERS: list[Callable[[], None]] = []
+
+
+def closes_shared(closer: Callable[[], None]) -> Callable[[], None]:
+    """Register ``closer``, a module's way to stop what it keeps open across cases (a pooled
+    ``cmd:`` process, a JVM): :func:`close_shared` calls it.  A module registers when it is
+    imported, so ending a run never imports a module the run did not use."""
+    if closer not in _CLOSERS:
+        _CLOSERS.append(closer)
+    return closer
+
+
+def close_shared() -> None:
+    """Stop everything the registered modules keep open (the CLI and the pytest plugin call this
+    when a run ends; each module's atexit hook is the last resort).  Every closer runs; the
+    first failure is raised after the last."""
+    failed: list[BaseException] = []
+    for closer in list(_CLOSERS):
+        try:
+            closer()
+        except Exception as exc:  # the others must still run
+            failed.append(exc)
+    if failed:
+        raise failed[0]
 
 
 _STOPPING: list[type[BaseException]] = []

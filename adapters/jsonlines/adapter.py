@@ -62,6 +62,7 @@ from kafka_conformance.adapters.jsonlines.wire import (
     encode_snapshot,
 )
 from kafka_conformance.adapters.protocol import AdapterError, Capabilities
+from kafka_conformance.adapters.reaper import closes_shared
 from kafka_conformance.reference.acl.filters import AclBindingFilter
 from kafka_conformance.reference.acl.values import AclBinding, AclOperation, ResourceType
 from kafka_conformance.reference.authorizer.decision import Action, AuthorizationResult, RequestContext
@@ -328,6 +329,7 @@ def close_shared_sessions() -> None:
 
 
 atexit.register(close_shared_sessions)
+closes_shared(close_shared_sessions)
 
 
 def command_target(command: str, *, timeout: float | None = None) -> tuple[Callable[[], SubprocessAuthorizer], Capabilities]:

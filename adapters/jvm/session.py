@@ -31,7 +31,7 @@ from typing import Any
 from kafka_conformance.adapters.jvm.jars import FETCH_HINT, JarError, KafkaJars, fetch_jars, find_jars
 from kafka_conformance.adapters.jvm.shim import SHIM_CLASS, ShimError, expand_classpath, shim_classes
 from kafka_conformance.adapters.protocol import AdapterError
-from kafka_conformance.adapters.reaper import OWNER_VAR, stop_tagged
+from kafka_conformance.adapters.reaper import OWNER_VAR, closes_shared, stop_tagged
 
 __all__ = [
     "JvmSession",
@@ -257,6 +257,7 @@ def shared_session(classpath: Sequence[str | Path] = (), *, standalone: bool = F
         return session
 
 
+@closes_shared
 def close_shared_sessions() -> None:
     with _SHARED_LOCK:
         sessions = list(_SHARED.values())

@@ -27,6 +27,7 @@ from kafka_conformance.adapters.protocol import (
     Capabilities,
     validate_adapter,
 )
+from kafka_conformance.adapters.reaper import close_shared
 from kafka_conformance.adapters.reference_adapter import ReferenceTarget
 from kafka_conformance.adapters.sandbox import sandboxed
 from kafka_conformance.adapters.targets import ENTRY_POINT_GROUP, KINDS, Problem, Role, TargetError, parse_target
@@ -79,12 +80,9 @@ def close_targets() -> None:
     """Stop every process or JVM that targets started (shared across cases for speed).
 
     The CLI and the pytest plugin call this when a run ends; interpreter exit does
-    it too, as a last resort."""
-    if "kafka_conformance.adapters.jsonlines.adapter" in sys.modules:
-        sys.modules["kafka_conformance.adapters.jsonlines.adapter"].close_shared_sessions()
-    jvm = sys.modules.get("kafka_conformance.adapters.jvm.session")  # jvm: and kafka: targets alike
-    if jvm is not None and hasattr(jvm, "close_shared_sessions"):
-        jvm.close_shared_sessions()
+    it too, as a last resort.  Each adapter module that pools registers its own closer when it
+    is imported (:func:`~kafka_conformance.adapters.reaper.closes_shared`)."""
+    close_shared()
 
 
 def builtin_targets() -> list[tuple[str, str, bool]]:

@@ -184,7 +184,7 @@ def _counts(text: str) -> tuple[int, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from kafka_conformance.adapters.reaper import run_scope
+    from kafka_conformance.adapters.reaper import close_shared, run_scope
 
     def run() -> int:
         try:
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(args)
 
     with run_scope(), shown_stdout():
-        return guarded(run, cleanup=_close_targets)
+        return guarded(run, cleanup=close_shared)
 
 
 def entry() -> NoReturn:
@@ -218,11 +218,6 @@ def entry() -> NoReturn:
                 stream.flush()
         os._exit(code)
     sys.exit(code)
-
-
-def _close_targets() -> None:
-    if "kafka_conformance.authorizer.targets" in sys.modules:
-        sys.modules["kafka_conformance.authorizer.targets"].close_targets()
 
 
 def _dispatch(args: argparse.Namespace) -> int:
