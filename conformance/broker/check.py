@@ -46,7 +46,7 @@ from kafka_conformance.broker.coverage import coverage_cases
 from kafka_conformance.broker.probes import PROBES, run_probes
 from kafka_conformance.broker.report import BrokerFinding, BrokerReport
 from kafka_conformance.broker.strategies import broker_cases
-from kafka_conformance.broker.targets import BrokerHandle, open_broker_target
+from kafka_conformance.broker.targets import BrokerHandle, open_broker_target, parse_broker_target
 from kafka_conformance.casefiles import known_fields, read_json_file
 from kafka_conformance.options import DEFAULT_TIMEOUT_S, Options
 from kafka_conformance.outputs import write_output
@@ -198,8 +198,12 @@ def check_broker(
 
 
 def _named_release(target: str | BrokerHandle) -> str | None:
-    """The release a spec names (``kafka:3.9.1``, ``test-broker:1.0.1``); None for a handle or a spec naming none."""
-    return parse_target(target, Role.BROKER).release if isinstance(target, str) else None
+    """The release a spec names (``kafka:3.9.1``, ``test-broker:1.0.1``); None for a handle or a spec naming none.
+    The spec is checked whole first, so that a release no broker target takes says so in its own words."""
+    if not isinstance(target, str):
+        return None
+    parse_broker_target(target)
+    return parse_target(target, Role.BROKER).release
 
 
 def _round(

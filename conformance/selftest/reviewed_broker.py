@@ -29,8 +29,18 @@ _ONE_BATCH = ("every producer entry the broker spec stores caches at least one b
               "an epoch without a batch, and the broker spec writes none")
 _TEXT = "the rule's text: it explains an answer in the kit's reports and is carried by no answer on the wire"
 _DEFAULT = "a default no caller of the served broker relies on: every call passes the argument"
-_CODEC = ("the test broker's codec builds every batch from the wire with its transactional flag and magic given; the "
-          "default serves the kit's own builders, which the judge imports unmutated")
+_CODEC = ("the test broker's codec builds every batch from the wire with its timestamp, transactional flag and magic "
+          "given; the default serves the kit's own builders, which the judge imports unmutated")
+_SIGNATURE = ("a `/` for a `*` makes the parameters before it positional-only and lets those after it be passed by "
+              "position too: every call passes them as before")
+_APPENDED = "whether this attempt wrote the batch is the cluster model's own note for its event log; no answer carries it"
+_SHARED_START = ("on a shared partition the judge reads the log start from the broker itself before each case (ListOffsets, "
+                 "and the checkpoint a crash falls back to), so the value a fresh log starts from is taken as given")
+_JAVA_NAME = "the name of the Java exception a client builds from error 47: no broker answer carries it"
+_MODULO_NOW = ("a batch's timestamp t lies within days of the broker's clock now, so now/2 < t <= now and now % t equals "
+               "now - t")
+_NO_SEQUENCE = ("NO_SEQUENCE marks a sequence the broker never compares with a live one: a batch with a producer id and a "
+                "negative sequence is refused first, and every stored entry caches a batch")
 _LOWER_EPOCH = ("a batch of a lower epoch is fenced before it is recorded, and a follower copies only batches its "
                 "leader accepted, so the recorded epoch is never below the stored one")
 _READS = ("the test broker serves Fetch from the stored batches (its codec encodes LogEntry values), not from "
@@ -54,7 +64,8 @@ _STAMPED = ("every producer entry the broker stores is built by record_batch, wh
             "it records; the default of a blank entry is never read")
 _FRESH_UNMODELLED = ("whether a partition ever held a record is read only where KAFKA-15591 applies "
                      "(fresh_partition_requires_sequence_zero: 4.5 and later, no release the kit models yet)")
-_FORMATS = "the line before admits message formats 0, 1 and 2 only, for which `< 2` and `!= 2` agree"
+_FORMATS = ("the served broker builds every partition log with message format 2 (a v0 or v1 topic is a known gap), so "
+            "the check of the format it is given never meets 0 or 1")
 _SNAPSHOT_SAME = ("the last snapshot's offset is the log end's own int object until the log end moves (take_snapshot "
                   "and _reload store that object), so `is not` and `>` agree when the two are equal, and the log end "
                   "only moves up")
@@ -73,6 +84,12 @@ _GAP_TRUNCATION = ("truncation (a follower catching up with a new leader, a lead
 _GAP_OLD_FORMAT = "a topic of message format v0 or v1 (before 4.0): the broker suite creates v2 topics only"
 _GAP_POWER_LOSS = ("a power loss, where the batches never fsynced are gone from the files: the broker suite's restarts "
                    "keep every write (the page cache survives a SIGKILL); the producer suite's cluster model loses them")
+_GAP_ERROR_OFFSET = ("the base offset of a refused batch: Kafka answers -1, and the suite compares a refusal's error code and "
+                     "log start offset only")
+_GAP_WIDE_WRAP = ("a batch spanning the sequence wrap by three records or more: the wrap cases span it by one and by two, "
+                  "where `- 1` and `>> 1` agree")
+_GAP_DELETE_CRASH = ("a crash after DeleteRecords and a clean restart on a release before 2.4: the replay brings back producers "
+                     "whose records the log start left behind, which the load drops again")
 _GAP_WALL_CLOCK = ("a producer idle for exactly the expiry, to the millisecond: the broker reads its wall clock when it "
                    "loads a snapshot, so a case can stand only well past the boundary or well short of it")
 
