@@ -78,10 +78,10 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
     """The fixed cases, smallest first; ``window`` is the release's duplicate window; the
     restart and DeleteRecords cases only for a target that can run them."""
     cases = [
-        # long batches first: on a broker serving one shared partition the cases after them meet
+        _case((0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1)),  # first at 0, continues, duplicate of the newest
+        # long batches early: on a broker serving one shared partition the cases after them meet
         # offsets past the small-integer range, where a comparison by identity would fail
         _case((0, 0, 0, 100), (0, 0, 100, 100), (0, 0, 200, 100), (0, 0, 100, 100), (0, 0, 300, 1)),
-        _case((0, 0, 0, 1), (0, 0, 1, 1), (0, 0, 1, 1)),  # first at 0, continues, duplicate of the newest
         _case((0, 0, 7, 1)),  # a producer without state at a non-zero sequence
         _case((0, 0, -1, 1)),
         _case((0, 0, 0, 1), (0, 0, 3, 1)),  # a gap

@@ -54,10 +54,6 @@ def _restart_probe(kind: ActionKind) -> Probe:
 
 
 PROBES: tuple[Probe, ...] = (
-    # First: on a broker serving one shared partition (the test broker), the partition has never
-    # held a record only now, and a never-written partition is where KAFKA-15591 differs.
-    _probe("fresh-producer-nonzero", "is a producer with no state accepted at a non-zero first sequence (as Kafka 2.5-4.4 does)?",
-           (0, 0, 7, 1), (0, 0, 8, 1)),
     _probe("in-sequence", "are consecutive batches written at consecutive offsets?", (0, 0, 0, 2), (0, 0, 2, 1), (0, 0, 3, 3)),
     _probe("duplicate-last", "is a resend of the last batch answered with its original offset, not written again?",
            (0, 0, 0, 2), (0, 0, 0, 2)),
@@ -75,6 +71,8 @@ PROBES: tuple[Probe, ...] = (
     _probe("new-epoch-nonzero", "is a new epoch starting at a non-zero sequence refused?", (0, 0, 0, 2), (0, 1, 2, 1)),
     _probe("resend-after-epoch-bump", "is a resend of the previous epoch's batch fenced after a bump?",
            (0, 0, 0, 1), (0, 1, 0, 1), (0, 0, 0, 1)),
+    _probe("fresh-producer-nonzero", "is a producer with no state accepted at a non-zero first sequence (as Kafka 2.5-4.4 does)?",
+           (0, 0, 7, 1), (0, 0, 8, 1)),
     _probe("unallocated-producer", "is a producer id the broker never issued treated like any other?", (0, 0, 0, 1), (0, 0, 1, 1),
            slots=(U,)),
     _probe("sequence-wraparound", "does the sequence continue from Int.MAX to 0, with duplicates of the wrapping batch detected?",
