@@ -18,19 +18,23 @@ is not an error: sharing the value is the point (each field says which suites re
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
-from hypothesis import settings as Settings
 
 from kafka_conformance.adapters.targets import Problem, TargetError
 from kafka_conformance.adapters.timed import DEFAULT_TIMEOUT_S, check_timeout
 from kafka_conformance.terminal.events import ProgressSink
+
+if TYPE_CHECKING:  # building an Options value needs no Hypothesis; the suites import it when they run
+    from hypothesis import settings as Settings
 
 __all__ = ["DEFAULT_TIMEOUT_S", "MAX_EXAMPLES", "Options", "seconds"]
 
 MAX_EXAMPLES = 100_000
 """The largest ``max_examples`` any suite takes; the authorizer suite counts it per property, and
 larger campaigns are Spark runs (``kafka-conformance fuzz --cases N``)."""
+
 
 def _path(value: str | Path | None) -> Path | None:
     return None if value is None else Path(value)
@@ -52,8 +56,11 @@ def seconds(value: object, where: str = "timeout") -> float:
 
 
 def _timeout(_: object, __: object, value: float | None) -> None:
-    if value is not None and (isinstance(value, (bool, str)) or seconds(value) != value):
+    if value is None:
+        return
+    if isinstance(value, (bool, str)):  # seconds() reads text; a value built in Python is a number
         raise TargetError(f"timeout: expected a number of seconds, got {value!r}", Problem.MALFORMED)
+    seconds(value)
 
 
 def _seed(_: object, __: object, value: int | None) -> None:

@@ -34,9 +34,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from hypothesis import Phase
-from hypothesis import settings as Settings
-
 from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.reaper import stop_tree, tagged_env
 from kafka_conformance.adapters.targets import TargetError
@@ -162,11 +159,10 @@ def served_broker(source: Path, version: str) -> Iterator[BrokerHandle]:
 def judge_broker(source: Path, releases: Sequence[str]) -> str:
     """The test broker under ``source`` (mutated) against the installed reference, the probe table
     and the coverage cases only: what caught it (``broker@VERSION: what``), or "" when nothing did."""
-    only_coverage = Settings(phases=[Phase.explicit], database=None)
     for version in releases:
         try:
             with served_broker(source, version) as handle:
-                report = check_broker(handle, Options(kafka_version=version, max_examples=0, settings=only_coverage))
+                report = check_broker(handle, Options(kafka_version=version, max_examples=0))  # the fixed cases only
         except (BrokerStartError, TargetError) as exc:
             return f"broker@{version}: the mutated test broker did not start or answer ({exc})"
         diverging = [p for p in report.probes if p.status in ("diverges", "error")]
