@@ -16,7 +16,11 @@ the wire instead.  The proxy sits between the client and the broker and:
 * **logs what happened** as reference trace events on the clock it is given:
   an :class:`Attempt` per produce request (the batch's values, producer id,
   epoch, base sequence), a :class:`Response` per answer the client received,
-  and a :class:`Fault` per injected fault.
+  and a :class:`Fault` per injected fault;
+* **holds a produce request back** (``Action.HOLD``) until a point of the
+  transaction's life it sees on the wire (the EndTxn answered, the next
+  transaction begun), then sends it to the broker itself and keeps the answer
+  in :attr:`FaultProxy.late` (the client gave up on it long before).
 
 Kafka answers requests on a connection strictly in order, and clients check
 that.  So answers are released in request order from a per-connection outbox;
@@ -42,14 +46,16 @@ from typing import Any
 
 import attrs
 
+from kafka_conformance.adapters.brokers.fault_hold import ADD_PARTITIONS, END_TXN, Held, LateDelivery, send_late, txn_answer_ok
 from kafka_conformance.adapters.brokers.wire_client import _load_kafka, decode_batches
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.traces.events import Attempt, Event, Fault, FaultKind, Response
-from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, RequestCounter
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, Release, RequestCounter
 
-__all__ = ["FaultProxy", "ProxyError"]
+__all__ = ["FaultProxy", "LateDelivery", "ProxyError"]
 
 _PRODUCE, _METADATA, _FIND_COORDINATOR = 0, 3, 10
+
 _MAX_FRAME = 64 * 1024 * 1024
 _TOPIC_IDS = 13
 """The first Produce version that names topics by id (KIP-516)."""
@@ -162,7 +168,7 @@ class _Connection:
         forward = True
         expects_answer = True
         if api_key == _PRODUCE:
-            forward, expects_answer = self.proxy._on_produce(frame, pending)
+            forward, expects_answer = self.proxy._on_produce(frame, pending, self.upstream_addr)
         if pending.rule is not None and pending.rule.action is Action.DISCONNECT_BEFORE:
             self.close()
             return
@@ -225,13 +231,20 @@ class FaultProxy:
     def __init__(
         self, upstream_host: str, upstream_port: int, plan: FaultPlan | None = None, *,
         clock: Callable[[], int] | None = None, connect_timeout_s: float = 5.0,
+        settle: Callable[[], None] | None = None,
     ) -> None:
+        """``settle`` is called before a request held until ``after-end`` is sent: it waits until the
+        ended transaction's markers are in the logs (Kafka answers EndTxn before it writes them)."""
         self.plan = plan or FaultPlan()
         self.counter = RequestCounter(self.plan)
         self.connect_timeout_s = connect_timeout_s
         started = time.monotonic()
         self.clock = clock or (lambda: int((time.monotonic() - started) * 1000))
         self.events: list[Event] = []
+        self.late: list[LateDelivery] = []
+        """Held requests as they reached the broker, in order."""
+        self._held: list[Held] = []
+        self._settle = settle
         self._lock = threading.Lock()
         self._attempt_ids = itertools.count(1)
         self._listeners: dict[tuple[str, int], tuple[socket.socket, threading.Thread]] = {}
@@ -325,13 +338,14 @@ class FaultProxy:
         with self._lock:
             self.events.append(event)
 
-    def _on_produce(self, frame: bytes, pending: _Pending) -> tuple[bool, bool]:
+    def _on_produce(self, frame: bytes, pending: _Pending, upstream: tuple[str, int]) -> tuple[bool, bool]:
         """Log the attempt(s), decide the rule; (forward upstream?, will the client get an answer?)."""
         from kafka.protocol.producer import ProduceRequest  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         request = ProduceRequest[pending.api_version].decode(frame, header=True)
         now = self.clock()
         attempts = []
+        values: dict[int, list[str]] = {}
         chosen: ProduceRule | None = None
         with self._lock:
             for topic in request.topic_data:
@@ -343,9 +357,16 @@ class FaultProxy:
                     for batch in decode_batches(part.records):
                         attempt_id = next(self._attempt_ids)
                         attempts.append((attempt_id, key, part.index))
+                        values.setdefault(part.index, []).extend(v for _, v in batch.records)
                         self.events.append(Attempt(attempt_id, tuple(v for _, v in batch.records), part.index,
                                                    batch.producer_id, batch.producer_epoch, batch.base_sequence, now))
         pending.attempts = tuple(attempts)
+        if chosen is None:
+            asked = {a[2] for a in attempts}
+            with self._lock:
+                cut = sorted(p for h in self._held if not h.ended for p, _ in h.values if p in asked)
+            if cut:  # the path to a held request's partitions is down until its transaction ends
+                chosen = ProduceRule(1, Action.DROP_REQUEST, cut[0])
         pending.rule = chosen
         expects_answer = request.acks != 0
         if chosen is None:
@@ -356,7 +377,12 @@ class FaultProxy:
             self._record(Fault(kind, chosen.partition, now))
         if chosen.delay_ms:  # DELAY, and an ERROR or ERROR_AFTER_APPEND that arrives late (row 14b)
             pending.release_at = time.monotonic() + chosen.delay_ms / 1000
-        if action is Action.DROP_REQUEST:
+        if action is Action.HOLD:
+            with self._lock:
+                self._held.append(Held(frame, pending.api_version, upstream, chosen,
+                                       tuple((p, tuple(vs)) for p, vs in sorted(values.items()))))
+            self._record(Fault(FaultKind.REQUEST_DROPPED, chosen.partition, now))  # to the client it is lost
+        if action in (Action.DROP_REQUEST, Action.HOLD):
             pending.ready = b""
             _stall(pending)
             return False, expects_answer
@@ -371,6 +397,8 @@ class FaultProxy:
         """The bytes the client gets for an upstream answer (possibly rewritten), logging produce answers."""
         if pending.api_key in (_METADATA, _FIND_COORDINATOR):
             return self._rewrite_addresses(frame, pending)
+        if pending.api_key in (END_TXN, ADD_PARTITIONS, _PRODUCE) and self._held:
+            self._release_held(pending.api_key, frame, pending.api_version)
         if pending.api_key != _PRODUCE:
             return frame
         from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -403,6 +431,27 @@ class FaultProxy:
             endpoint.host, endpoint.port = "127.0.0.1", self._listener_for((endpoint.host, endpoint.port))
         encoded: bytes = response.encode(header=True, framed=False)
         return encoded
+
+    # -- held requests ----------------------------------------------------------------
+    def _release_held(self, api_key: int, frame: bytes, version: int) -> None:
+        """Called with each answer of a transaction's life, before the client sees it: held requests whose
+        release point this answer reaches are sent now, so the order is the same on every run."""
+        if not txn_answer_ok(api_key, frame, version):
+            return
+        with self._lock:
+            due = []
+            for held in self._held:
+                if api_key == END_TXN and not held.ended:
+                    held.ended = True
+                    if held.rule.release is Release.AFTER_END:
+                        due.append(held)
+                elif api_key != END_TXN and held.ended and held.rule.release is Release.INTO_NEXT:
+                    due.append(held)
+            self._held = [h for h in self._held if h not in due and not (h.ended and h.rule.release is Release.NEVER)]
+        for held in due:
+            if held.rule.release is Release.AFTER_END and self._settle is not None:
+                self._settle()
+            self.late.extend(send_late(held, self.connect_timeout_s))
 
     def _error_answer(self, request: Any, pending: _Pending, error: ProduceError) -> bytes:
         from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]

@@ -32,7 +32,7 @@ from kafka_conformance.reference.broker.batches import ProducerBatch
 from kafka_conformance.reference.transactions.run import PartitionRead, Reply, ScriptRun, drive
 from kafka_conformance.reference.transactions.script import TxnScript
 
-__all__ = ["RETRIED_CODES", "run_script_on_broker"]
+__all__ = ["RETRIED_CODES", "read_back", "run_script_on_broker", "settle_offsets"]
 
 RETRIED_CODES = {14: "COORDINATOR_LOAD_IN_PROGRESS", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR",
                  51: "CONCURRENT_TRANSACTIONS"}
@@ -288,6 +288,28 @@ def _is_abort(batch: Any) -> bool:
 
 def _value(raw: bytes | None) -> str:
     return "<null>" if raw is None else raw.decode("utf-8", "replace")
+
+
+def read_back(client: WireClient, topic: str, partitions: int, *, settle_s: float = 5.0,
+              deadline_s: float = 30.0) -> tuple[PartitionRead, ...]:
+    """Each partition of ``topic`` read back by a read_committed and a read_uncommitted consumer, once
+    its last stable offset has reached its end or ``settle_s`` has passed (a transaction left
+    hanging never lets it: the checker names that)."""
+    reader = _Txn(client, "", topic, 1, deadline_s)
+    settle_offsets(client, topic, partitions, settle_s)
+    return tuple(reader.read(p) for p in range(partitions))
+
+
+def settle_offsets(client: WireClient, topic: str, partitions: int, settle_s: float) -> bool:
+    """Wait until every partition's last stable offset is its end (its transactions' markers are
+    written), for at most ``settle_s``; whether it got there."""
+    deadline = time.monotonic() + settle_s
+    while True:
+        if all(client.list_offset(topic, p, committed=True) == client.list_offset(topic, p) for p in range(partitions)):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
 
 
 def run_script_on_broker(script: TxnScript, host: str, port: int, *, topic: str, transactional_id: str,

@@ -50,6 +50,8 @@ class RunnerProcess:
         self._flushing = False
         self._flushed = threading.Event()
         self._closed = threading.Event()
+        self._txn_answer: dict[str, Any] | None = None
+        self._txn_done = threading.Event()
         self._proc: subprocess.Popen[str] | None = None
         self._owner: str | None = None
         self._threads: list[threading.Thread] = []
@@ -147,6 +149,7 @@ class RunnerProcess:
             if isinstance(event, dict):
                 self._dispatch(event)
         self._answered.set()  # the process ended: whoever waits for an answer stops waiting
+        self._txn_done.set()
 
     def _read_stderr(self, stream: IO[str]) -> None:
         for line in stream:
@@ -166,6 +169,9 @@ class RunnerProcess:
         elif kind in ("ready", "config-error", "start-error"):
             self._answer = event
             self._answered.set()
+        elif kind == "txn":
+            self._txn_answer = event
+            self._txn_done.set()
         elif kind == "closed":
             self._closed.set()
         else:
@@ -197,6 +203,22 @@ class RunnerProcess:
             self._flushed.clear()
             self._write({"op": "flush"})
         self._flushed.wait(seconds)
+
+    def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
+        """A transactional producer's call (``init``, ``begin``, ``commit``, ``abort``) and its answer line:
+        ``ok``, else the exception's ``class``, ``message``, ``code`` and whether it is ``fatal``."""
+        self._check_alive()
+        self._txn_answer = None
+        self._txn_done.clear()
+        self._write({"op": "txn", "action": action})
+        if not self._txn_done.wait(timeout_s):
+            raise ClientRunError(f"{self.name}: the transaction call {action} gave no answer within {timeout_s:.0f} s"
+                                 f"{self._stderr_tail()}")
+        self._check_alive()
+        answer = self._txn_answer
+        if answer is None:
+            raise ClientRunError(f"{self.name}: the producer process ended during {action}{self._stderr_tail()}")
+        return answer
 
     def serve(self, seconds: float) -> None:
         self._check_alive()

@@ -10,6 +10,7 @@
  *   {"op":"open","props":{"name":"value",...}}   first line: construct the producer
  *   {"op":"send","id":"v0","topic":"t","partition":0,"value":"v0"}
  *   {"op":"flush"}                                 flush() on a thread of its own
+ *   {"op":"txn","action":"init|begin|commit|abort"} a transactional producer's call, on this thread
  *   {"op":"close","timeout_ms":1000}               close(timeout), then exit
  * Out (stdout), one JSON object per line:
  *   {"event":"ready"} | {"event":"config-error",...} | {"event":"start-error",...}
@@ -18,6 +19,11 @@
  *     sync: the send never reached the accumulator (send() threw, or completed
  *     the callback on the calling thread before returning); code: the Kafka
  *     error code Errors.forException gives for the exception.
+ *   {"event":"txn","action":..,"ok":true}
+ *   {"event":"txn","action":..,"ok":false,"class":..,"message":..,"code":n,"fatal":b}
+ *     fatal: the producer cannot go on (the exceptions KafkaProducer's documentation says to
+ *     close on: fenced, out of order, not authorized, unsupported); otherwise the transaction
+ *     can be aborted.
  *   {"event":"flushed"} | {"event":"closed"} | {"event":"bad-command",...}
  */
 package kafka_conformance.jvm;
@@ -87,6 +93,8 @@ public final class ProducerRunner {
                 }, "kafka-conformance-flush");
                 t.setDaemon(true);
                 t.start();
+            } else if ("txn".equals(op)) {
+                txn(producer, String.valueOf(cmd.get("action")));
             } else if ("close".equals(op)) {
                 Object ms = cmd.get("timeout_ms");
                 closeMs = ms instanceof Long ? (Long) ms : 0L;
@@ -113,6 +121,31 @@ public final class ProducerRunner {
             p.put(e.getKey(), String.valueOf(e.getValue()));
         }
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static void txn(KafkaProducer<String, String> producer, String action) {
+        try {
+            switch (action) {
+                case "init": producer.initTransactions(); break;
+                case "begin": producer.beginTransaction(); break;
+                case "commit": producer.commitTransaction(); break;
+                case "abort": producer.abortTransaction(); break;
+                default:
+                    emit(obj("event", "bad-command", "message", "unknown txn action " + action));
+                    return;
+            }
+            emit(obj("event", "txn", "action", action, "ok", Boolean.TRUE));
+        } catch (Exception e) {
+            Map<String, Object> out = failure("txn", null, e);
+            out.put("action", action);
+            out.put("ok", Boolean.FALSE);
+            out.put("fatal", e instanceof org.apache.kafka.common.errors.ProducerFencedException
+                    || e instanceof org.apache.kafka.common.errors.OutOfOrderSequenceException
+                    || e instanceof org.apache.kafka.common.errors.AuthorizationException
+                    || e instanceof org.apache.kafka.common.errors.UnsupportedVersionException
+                    || e instanceof IllegalStateException);
+            emit(out);
+        }
     }
 
     private static void send(KafkaProducer<String, String> producer, Map<String, Object> cmd) {

@@ -99,8 +99,10 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", required=True, help="kafka:VERSION, or kfake, tansu, noida, rdkafka-mock (started "
                         "here), or bootstrap:HOST:PORT; all but kafka:VERSION need --kafka-version (docs/targets.md)")
     parser.add_argument("--kafka-version", help="the Kafka release the broker claims (default: the one kafka:VERSION names)")
-    parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=1,
+    parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=None,
                         help="1: KIP-98's protocol (default); 2: KIP-890 part 2 (EndTxn v5, Produce v12; Kafka 4.0+)")
+    parser.add_argument("--client", metavar="NAME", help="run the client rows with this real transactional producer "
+                        "(java) behind the fault proxy, instead of the kit's own requests (docs/transactions-conformance.md)")
     parser.add_argument("--row", action="append", dest="rows", metavar="NAME", help="run only this row (repeatable)")
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated scripts"), default=None,
                         help="generated scripts to run after the rows, each on the broker and the model "
@@ -118,17 +120,43 @@ def run_transactions(args: argparse.Namespace) -> int:
 
     types.output_file(args.report_json, "--report-json")
     types.output_file(args.junit_xml, "--junit-xml")
+    if args.client is not None:
+        return _run_client(args)
     try:
         examples = args.max_examples if args.max_examples is not None else (0 if args.rows else 10)
         with types.progress_for(args) as progress:
             options = Options(kafka_version=args.kafka_version, seed=args.seed, max_examples=examples, progress=progress)
-            report = check_transactions(args.broker, options, transaction_version=args.transaction_version, rows=args.rows)
+            report = check_transactions(args.broker, options, transaction_version=args.transaction_version or 1,
+                                        rows=args.rows)
     except TargetError as exc:
         raise UsageError(str(exc)) from exc
     sys.stdout.write(render_txn_text(report))
     types.write_file(args.report_json, render_txn_json(report))
     if args.junit_xml is not None:
         types.write_file(args.junit_xml, _txn_junit(report, args.broker, args.kafka_version))
+    return report.exit_code
+
+
+def _run_client(args: argparse.Namespace) -> int:
+    """``check transactions --client NAME``: the client rows, where the client speaks the protocol."""
+    from kafka_conformance.adapters.targets import TargetError
+    from kafka_conformance.options import Options
+    from kafka_conformance.transactions.clients import check_transaction_client
+    from kafka_conformance.transactions.report import render_client_json, render_client_text
+
+    for given, flag in ((args.max_examples, "--max-examples"), (args.seed, "--seed"),
+                        (args.transaction_version, "--transaction-version"), (args.kafka_version, "--kafka-version"),
+                        (args.junit_xml, "--junit-xml")):
+        if given is not None:
+            raise UsageError(f"{flag} is for the kit's own transaction scripts, not for --client (the client "
+                             "chooses its protocol, and its rows are fixed)")
+    try:
+        with types.progress_for(args) as progress:
+            report = check_transaction_client(args.client, args.broker, Options(progress=progress), rows=args.rows)
+    except TargetError as exc:
+        raise UsageError(str(exc)) from exc
+    sys.stdout.write(render_client_text(report))
+    types.write_file(args.report_json, render_client_json(report))
     return report.exit_code
 
 

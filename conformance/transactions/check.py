@@ -42,7 +42,7 @@ from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.terminal.verdict import run_seed
 from kafka_conformance.transactions.strategies import txn_scripts
 
-__all__ = ["Generated", "RowResult", "TxnReport", "check_transactions", "compare_runs"]
+__all__ = ["Generated", "RowResult", "TxnReport", "broker_address", "check_transactions", "compare_runs"]
 
 
 @attrs.frozen
@@ -159,7 +159,7 @@ def _version(text: str) -> KafkaVersion:
 
 
 @contextlib.contextmanager
-def _broker(spec: str) -> Iterator[tuple[str, int]]:
+def broker_address(spec: str) -> Iterator[tuple[str, int]]:
     """The broker for the block; only a failure to start it is the user's (a failure of the rows is not)."""
     if importlib.util.find_spec("kafka") is None:  # before a broker is started for nothing
         raise TargetError(f"the transactions suite: {KAFKA_PYTHON_MISSING}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
@@ -212,7 +212,7 @@ def check_transactions(
         raise TargetError(f"{broker}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from exc
     started = time.monotonic()
     column = f"transactions {broker}@{profile}"
-    with _broker(broker) as (host, port):
+    with broker_address(broker) as (host, port):
         results: list[RowResult] = []
         nonce = uuid.uuid4().hex[:8]
         emit(progress, ProgressEvent(Kind.START, column, "transaction table", 0, len(chosen)))

@@ -1,4 +1,5 @@
-"""The transactions suite's report: one line per row as text, and the same values as JSON."""
+"""The transactions suite's report: one line per row as text, and the same values as JSON, for the
+broker rows and for the client rows."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import attrs
 from kafka_conformance.reference.transactions.script import script_to_json
 from kafka_conformance.terminal.verdict import seed_text, verdict_line
 from kafka_conformance.transactions.check import RowResult, TxnReport, step_text
+from kafka_conformance.transactions.clients import TxnClientReport
 
-__all__ = ["render_txn_json", "render_txn_text", "row_line"]
+__all__ = ["render_client_json", "render_client_text", "render_txn_json", "render_txn_text", "row_line"]
 
 
 def row_line(row: RowResult) -> str:
@@ -67,4 +69,33 @@ def render_txn_json(report: TxnReport) -> str:
         body["generated"] = {"examples": g.examples, "seed": g.seed, "flaky": g.flaky, "shrink_runs": g.shrink_runs,
                              "failure": None if g.failure is None else {**attrs.asdict(g.failure), "agrees": False},
                              "script": None if g.script is None else script_to_json(g.script)}
+    return json.dumps(body, indent=2, sort_keys=True) + "\n"
+
+
+def render_client_text(report: TxnClientReport) -> str:
+    """Each client row: whether it holds, how each transaction ended, what a held request met when it
+    arrived late, and the anomalies the read-back shows."""
+    lines = [f"transactions: the {report.client} client on {report.broker}", ""]
+    for row in report.rows:
+        mark = "holds  " if row.holds else ("ERROR  " if row.error and not row.anomalies else "ANOMALY")
+        lines.append(f"  {mark} {row.name:<26} {', '.join(row.anomalies) or 'no anomaly'}")
+        if row.outcomes:
+            lines.append(f"      {'; '.join(row.outcomes)}")
+        lines += [f"      held request sent late: {late}" for late in row.late]
+        lines += [f"      {e}" for e in row.explanations]
+        lines += [f"      note: {n}" for n in row.notes]
+        if row.error:
+            lines.append(f"      the row did not finish: {row.error}")
+    holding = sum(r.holds for r in report.rows)
+    lines += ["", f"{holding} of {len(report.rows)} rows hold",
+              verdict_line(report.verdict, target=f"{report.client} client on {report.broker}", seed=None,
+                           examples=len(report.rows), seconds=report.duration_s,
+                           detail=f"{len(report.rows)} client row{'s' if len(report.rows) != 1 else ''}"), ""]
+    return "\n".join(lines)
+
+
+def render_client_json(report: TxnClientReport) -> str:
+    body = {"suite": "transactions", "client": report.client, "target": report.broker, "conforms": report.conforms,
+            "verdict": report.verdict, "duration_s": round(report.duration_s, 3),
+            "rows": [{**attrs.asdict(r), "holds": r.holds} for r in report.rows]}
     return json.dumps(body, indent=2, sort_keys=True) + "\n"

@@ -25,7 +25,7 @@ import attrs
 
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 
-__all__ = ["Action", "FaultPlan", "PlanError", "ProduceRule", "RequestCounter"]
+__all__ = ["Action", "FaultPlan", "PlanError", "ProduceRule", "Release", "RequestCounter"]
 
 
 class PlanError(ValueError):
@@ -54,6 +54,28 @@ class Action(enum.Enum):
     """Close the client's connection on receipt: nothing appended, no answer."""
     DISCONNECT_AFTER = "disconnect-after"
     """Handle the request (it may append), then close the connection instead of answering."""
+    HOLD = "hold"
+    """The request is held back in the network: the broker does not see it and the client gets
+    no answer (as DROP_REQUEST), until the rule's :class:`Release` point; then it reaches the
+    broker, late, on a connection of its own, and its answer reaches no one.  Until the broker
+    answers the transaction's EndTxn the path to the request's partitions stays down: the client's
+    retries of them are lost too, so the client gives the batch up (its delivery timeout) rather than
+    getting it through another way.  This is the shape of a Produce delayed until after its
+    transaction ended (Jepsen's 2024 analysis; KIP-890)."""
+
+
+class Release(enum.Enum):
+    """When a held request reaches the broker: points of a transaction's life seen on the wire."""
+
+    AFTER_END = "after-end"
+    """Once the broker has answered an EndTxn sent after the hold, and the transaction's markers are
+    written (the partition's last stable offset has reached its end)."""
+    INTO_NEXT = "into-next"
+    """Once, after such an EndTxn, the broker has answered the next AddPartitionsToTxn or Produce: the
+    next transaction has begun.  The client learns of that answer only after the held request
+    landed, so the order is the same on every run."""
+    NEVER = "never"
+    """The request is lost for good (the path to the partition is down until the EndTxn)."""
 
 
 _NEEDS_ERROR = frozenset({Action.ERROR, Action.ERROR_AFTER_APPEND})
@@ -71,6 +93,8 @@ class ProduceRule:
     partition: int = 0
     error: ProduceError | None = None
     delay_ms: int = 0
+    release: Release | None = None
+    """Only for HOLD: when the held request reaches the broker."""
 
     def __attrs_post_init__(self) -> None:
         if self.nth < 1:
@@ -86,6 +110,9 @@ class ProduceRule:
             raise PlanError(f"rule nth={self.nth}: delay_ms={self.delay_ms} is negative")
         if self.action is Action.DELAY and self.delay_ms == 0:
             raise PlanError(f"rule nth={self.nth}: action delay needs a positive delay_ms")
+        if (self.release is not None) != (self.action is Action.HOLD):
+            need = "needs a" if self.action is Action.HOLD else "takes no"
+            raise PlanError(f"rule nth={self.nth}: action {self.action.value} {need} release point")
         if self.delay_ms and self.action not in _DELAYABLE:
             raise PlanError(f"rule nth={self.nth}: delay_ms is only for actions that answer "
                             f"({', '.join(a.value for a in _DELAYABLE)}), not {self.action.value}")
@@ -96,6 +123,8 @@ class ProduceRule:
             what += f" {self.error.name}"
         if self.delay_ms:
             what += f" {self.delay_ms} ms"
+        if self.release is not None:
+            what += f" until {self.release.value}"
         return f"produce request #{self.nth} of partition {self.partition}: {what}"
 
     def to_json(self) -> dict[str, Any]:
@@ -104,13 +133,15 @@ class ProduceRule:
             out["error"] = self.error.name
         if self.delay_ms:
             out["delay_ms"] = self.delay_ms
+        if self.release is not None:
+            out["release"] = self.release.value
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "rule") -> ProduceRule:
         if not isinstance(data, Mapping):
             raise PlanError(f"{where}: expected an object, got {type(data).__name__}")
-        unknown = set(data) - {"nth", "partition", "action", "error", "delay_ms"}
+        unknown = set(data) - {"nth", "partition", "action", "error", "delay_ms", "release"}
         if unknown:
             raise PlanError(f"{where}: unknown field(s) {sorted(unknown)}")
         try:
@@ -125,9 +156,16 @@ class ProduceRule:
                 error = ProduceError[data["error"]]
             except (KeyError, TypeError):
                 raise PlanError(f"{where}.error: unknown error {data['error']!r}") from None
+        release = None
+        if data.get("release") is not None:
+            try:
+                release = Release(data["release"])
+            except ValueError:
+                raise PlanError(f"{where}.release: {data['release']!r} is not one of {[r.value for r in Release]}") from None
         try:
             return cls(
-                _int(data, "nth", where), action, _int(data, "partition", where, 0), error, _int(data, "delay_ms", where, 0)
+                _int(data, "nth", where), action, _int(data, "partition", where, 0), error, _int(data, "delay_ms", where, 0),
+                release,
             )
         except PlanError as exc:
             raise PlanError(f"{where}: {exc}") from None

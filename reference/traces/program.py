@@ -34,7 +34,7 @@ import attrs
 
 from kafka_conformance.reference.broker.batches import INT32_MAX
 from kafka_conformance.reference.releases import DEFAULT_RELEASE
-from kafka_conformance.reference.traces.fault_plan import FaultPlan, PlanError
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, PlanError
 
 __all__ = [
     "DEFAULT_PRODUCER",
@@ -181,6 +181,9 @@ class ProducerTrace:
             if broker is not None and not 0 <= broker < self.cluster.brokers:
                 raise PlanError(f"step {step!r} names broker {broker}; the cluster has {self.cluster.brokers}")
         for rule in self.plan.rules:
+            if rule.action is Action.HOLD:
+                raise PlanError(f"{rule.describe()}: a hold waits for a transaction's end, and a producer trace has no "
+                                "transactions (the transaction client rows use it)")
             if rule.partition >= self.cluster.partitions:
                 raise PlanError(f"{rule.describe()}: the topic has {self.cluster.partitions} partition(s)")
 

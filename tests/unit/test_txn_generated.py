@@ -49,7 +49,7 @@ def test_a_broker_of_another_release_is_found_and_the_script_shrunk(monkeypatch:
     """The model of 3.5.2 (before KIP-890's verification) posing as a 3.9.1 broker: a Produce sent after
     its transaction was aborted is written there and refused by 3.9.1, and the search finds it."""
     posing = txn_profile("3.5.2")
-    monkeypatch.setattr(txn_check, "_broker", _no_broker)
+    monkeypatch.setattr(txn_check, "broker_address", _no_broker)
     monkeypatch.setattr(txn_check, "run_script_on_broker", lambda script, *a, **k: run_model(script, posing))
     report = txn_check.check_transactions("kafka:3.9.1", Options(seed=3, max_examples=200), rows=())
     generated = report.generated
@@ -68,7 +68,7 @@ def test_a_broker_of_another_release_is_found_and_the_script_shrunk(monkeypatch:
 
 def test_a_broker_that_is_the_release_agrees_on_every_generated_script(monkeypatch: pytest.MonkeyPatch) -> None:
     same = txn_profile("3.9.1")
-    monkeypatch.setattr(txn_check, "_broker", _no_broker)
+    monkeypatch.setattr(txn_check, "broker_address", _no_broker)
     monkeypatch.setattr(txn_check, "run_script_on_broker", lambda script, *a, **k: run_model(script, same))
     report = txn_check.check_transactions("kafka:3.9.1", Options(seed=1, max_examples=40), rows=())
     assert report.generated is not None and report.generated.failure is None and report.generated.examples == 40
@@ -86,7 +86,7 @@ def test_a_broker_that_stops_answering_ends_the_search_unshrunk(monkeypatch: pyt
         calls.append(script)
         raise WireError("broker 127.0.0.1:1 closed the connection")
 
-    monkeypatch.setattr(txn_check, "_broker", _no_broker)
+    monkeypatch.setattr(txn_check, "broker_address", _no_broker)
     monkeypatch.setattr(txn_check, "run_script_on_broker", gone)
     report = txn_check.check_transactions("kafka:3.9.1", Options(seed=4, max_examples=30), rows=())
     generated = report.generated

@@ -1,0 +1,323 @@
+"""The transaction client rows run through a real transactional producer, behind the fault proxy.
+
+For each row of :data:`~kafka_conformance.transactions.client_rows.CLIENT_TXN_ROWS` the kit
+creates a topic, starts the client's runner program (``adapters/clients/runner.py``: the JSON
+lines protocol with its ``txn`` calls) pointed at the fault proxy, plays the application's
+steps, and reads every partition back as read_committed and read_uncommitted consumers.  What
+the broker took is the proxy's record (every answer without an error, and the answer to a held
+request sent late), not the client's word; how each transaction ended is the client's.  The
+transaction checker (``reference/transactions/checker.py``) then names the anomalies.
+
+A row *holds* when the checker finds none.  There is no "as Kafka does" here: the answer
+depends on the client as much as on the release (whether the client bumps its epoch after a
+batch it gave up on, KIP-360; whether the broker verifies partitions or bumps the epoch per
+transaction, KIP-890), and which of the two kept the data right is shown by the late request's
+answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from kafka_conformance.adapters.brokers.fault_hold import LateDelivery
+from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyError
+from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.adapters.brokers.wire_txn import read_back, settle_offsets
+from kafka_conformance.adapters.clients.protocol import ClientRunError, CompletionLog
+from kafka_conformance.adapters.clients.runner import RunnerProcess
+from kafka_conformance.adapters.targets import Problem, Role, TargetError
+from kafka_conformance.options import Options
+from kafka_conformance.reference.broker.produce_errors import Appended, ProduceError
+from kafka_conformance.reference.traces.events import Attempt, Response
+from kafka_conformance.reference.traces.program import SendStep
+from kafka_conformance.reference.transactions.checker import Outcome, Transaction, TxnHistory, TxnWrite, check_history
+from kafka_conformance.reference.transactions.coordinator import TxnError
+from kafka_conformance.reference.transactions.run import PartitionRead
+from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
+from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Abort, Begin, ClientTxnRow, Commit, Write, client_txn_row
+
+__all__ = ["TXN_CLIENTS", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClient", "TxnClientReport",
+           "check_transaction_client", "java_txn_client", "run_client_row", "txn_client"]
+
+TXN_CLIENT_PROPERTIES: dict[str, str] = {
+    "enable.idempotence": "true",
+    "acks": "all",
+    "linger.ms": "0",
+    "request.timeout.ms": "1000",
+    "delivery.timeout.ms": "3000",
+    "retry.backoff.ms": "100",
+    "transaction.timeout.ms": "60000",
+    "max.block.ms": "10000",
+}
+"""Java producer properties of every row: a request the network holds is given up within seconds
+(``delivery.timeout.ms``), and the transaction's own timeout is far beyond the row."""
+CALL_TIMEOUT_S = 30.0
+"""How long one transactional call (a commit waits for its batches) is waited for."""
+
+
+class TxnClient(Protocol):
+    """A client whose runner program speaks the ``txn`` calls of the runner protocol."""
+
+    name: str
+
+    def available(self) -> str | None: ...
+
+    def command(self) -> list[str]: ...
+
+    def settings(self, properties: dict[str, str], bootstrap: str) -> dict[str, Any]: ...
+
+    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]: ...
+
+
+@attrs.frozen
+class _Java:
+    name: str = "java"
+
+    def available(self) -> str | None:
+        from kafka_conformance.adapters.clients.java_client import JavaProducerClient
+
+        return JavaProducerClient().available()
+
+    def command(self) -> list[str]:
+        from kafka_conformance.adapters.clients.java_client import JavaProducerClient
+
+        return JavaProducerClient().command()
+
+    def settings(self, properties: dict[str, str], bootstrap: str) -> dict[str, Any]:
+        from kafka_conformance.adapters.clients.java_client import FIXED
+
+        return {**FIXED, **properties, "bootstrap.servers": bootstrap}
+
+    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
+        from kafka_conformance.adapters.clients.java_client import classify_java_error
+
+        return classify_java_error(event)
+
+
+def java_txn_client() -> TxnClient:
+    """Apache Kafka's own ``KafkaProducer`` (the kit's pinned kafka-clients) as a transactional producer."""
+    return _Java()
+
+
+@attrs.frozen
+class ClientRowResult:
+    name: str
+    question: str
+    outcomes: tuple[str, ...]
+    """How each transaction ended, as the client said."""
+    late: tuple[str, ...]
+    """What the broker answered each held request when it arrived late."""
+    anomalies: tuple[str, ...]
+    explanations: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    error: str = ""
+    """Set when the row could not be run to its end (the client or the broker failed)."""
+
+    @property
+    def holds(self) -> bool:
+        return not self.anomalies and not self.error
+
+
+def _code(code: int | None) -> str:
+    if code is None:
+        return "no answer"
+    with contextlib.suppress(ValueError):
+        return f"{ProduceError.from_code(code).name} ({code})"
+    with contextlib.suppress(ValueError):
+        return f"{TxnError(code).name} ({code})"
+    return f"error {code}"
+
+
+def _late_text(late: LateDelivery) -> str:
+    what = ", ".join(repr(v) for v in late.values)
+    answer = _code(late.error) if late.error else f"written at offset {late.base_offset}"
+    return f"{what} to partition {late.partition}: {answer}{f' ({late.detail})' if late.detail else ''}"
+
+
+def _refusal(answer: dict[str, Any]) -> str:
+    return f"{str(answer.get('class', '?')).rsplit('.', 1)[-1]}: {answer.get('message', '')}".strip()
+
+
+def _play(row: ClientTxnRow, process: RunnerProcess, topic: str) -> tuple[list[Outcome], list[str]]:
+    """The row's steps; (each transaction's outcome, how each ended in words).  A fatal answer ends the row."""
+    outcomes: list[Outcome] = []
+    words: list[str] = []
+    for step in row.steps:
+        if isinstance(step, Begin):
+            answer = process.txn("begin", CALL_TIMEOUT_S)
+            if not answer.get("ok"):
+                raise ClientRunError(f"beginTransaction refused: {_refusal(answer)}")
+        elif isinstance(step, Write):
+            process.send(SendStep(step.value, step.partition), topic)
+        else:
+            action = "commit" if isinstance(step, Commit) else "abort"
+            answer = process.txn(action, CALL_TIMEOUT_S)
+            if answer.get("ok"):
+                outcomes.append(Outcome.COMMITTED if action == "commit" else Outcome.ABORTED)
+                words.append(f"t{len(outcomes)} {'committed' if action == 'commit' else 'aborted'}")
+                continue
+            said = f"{action} refused ({_refusal(answer)})"
+            if action == "commit" and not answer.get("fatal"):
+                again = process.txn("abort", CALL_TIMEOUT_S)
+                if again.get("ok"):
+                    outcomes.append(Outcome.ABORTED)
+                    words.append(f"t{len(outcomes)} {said}, then aborted")
+                    continue
+                said += f", then abort refused ({_refusal(again)})"
+            outcomes.append(Outcome.UNKNOWN)
+            words.append(f"t{len(outcomes)} {said}: the producer cannot go on")
+            break
+    return outcomes, words
+
+
+def _history(row: ClientTxnRow, outcomes: Sequence[Outcome], taken: set[str],
+             reads: tuple[PartitionRead, ...]) -> TxnHistory:
+    transactions: list[Transaction] = []
+    writes: list[Write] = []
+    for step in row.steps:
+        if isinstance(step, Begin):
+            writes = []
+        elif isinstance(step, Write):
+            writes.append(step)
+        elif isinstance(step, (Commit, Abort)):
+            if len(transactions) == len(outcomes):
+                break
+            outcome = outcomes[len(transactions)]
+            transactions.append(Transaction(f"t{len(transactions) + 1}",
+                                            tuple(TxnWrite(w.value, w.partition, w.value in taken) for w in writes),
+                                            outcome, end_taken=outcome is not Outcome.UNKNOWN))
+    return TxnHistory(tuple(transactions), reads)
+
+
+def _taken(proxy: FaultProxy) -> set[str]:
+    """Every value the broker answered without an error: to the client, or late to the proxy itself."""
+    values = {e.attempt_id: e.values for e in proxy.events if isinstance(e, Attempt)}
+    out = {v for e in proxy.events if isinstance(e, Response) and e.error is ProduceError.NONE
+           for v in values.get(e.attempt_id, ())}
+    out.update(v for late in proxy.late if late.error == 0 for v in late.values)
+    return out
+
+
+def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *, nonce: str | None = None,
+                   deadline_s: float = 30.0) -> ClientRowResult:
+    """Run ``row`` with ``client`` against the broker at host:port, on a topic and transactional id of its own."""
+    nonce = nonce or uuid.uuid4().hex[:8]
+    topic, txn_id = f"txn-client-{nonce}-{row.name}", f"kit-client-{nonce}-{row.name}"
+    command = client.command()  # a first build is not the row's time
+    with WireClient(host, port, timeout_s=deadline_s) as wire:
+        wire.create_topic(topic, partitions=row.partitions, timeout_s=deadline_s)
+
+    def settle() -> None:
+        with WireClient(host, port, timeout_s=deadline_s) as own:
+            settle_offsets(own, topic, row.partitions, 5.0)
+
+    started = time.monotonic()
+    clock: Callable[[], int] = lambda: int((time.monotonic() - started) * 1000)  # noqa: E731
+    log = CompletionLog(clock)
+    outcomes: list[Outcome] = []
+    words: list[str] = []
+    error = ""
+    try:
+        with FaultProxy(host, port, row.plan, clock=clock, settle=settle) as proxy:
+            process = RunnerProcess(client.name, command, log, client.classify)
+            try:
+                process.open(client.settings({**TXN_CLIENT_PROPERTIES, "transactional.id": txn_id}, proxy.bootstrap))
+                answer = process.txn("init", CALL_TIMEOUT_S)
+                if not answer.get("ok"):
+                    raise ClientRunError(f"initTransactions refused: {_refusal(answer)}")
+                outcomes, words = _play(row, process, topic)
+            finally:
+                process.stop()
+                log.close()
+            taken, late = _taken(proxy), tuple(proxy.late)
+    except (ClientRunError, ProxyError) as exc:
+        return ClientRowResult(row.name, row.question, tuple(words), (), (), notes=tuple(log.notes), error=str(exc))
+    try:
+        with WireClient(host, port, timeout_s=deadline_s) as wire:
+            reads = read_back(wire, topic, row.partitions, deadline_s=deadline_s)
+    except WireError as exc:
+        error = f"reading back: {exc}"
+        reads = ()
+    found = check_history(_history(row, outcomes, taken, reads)) if reads else ()
+    return ClientRowResult(row.name, row.question, tuple(words), tuple(_late_text(x) for x in late),
+                           tuple(a.name for a in found), tuple(a.explanation for a in found), tuple(log.notes), error)
+
+
+@attrs.frozen
+class TxnClientReport:
+    client: str
+    broker: str
+    rows: tuple[ClientRowResult, ...]
+    duration_s: float
+
+    @property
+    def conforms(self) -> bool:
+        return all(r.holds for r in self.rows)
+
+    @property
+    def verdict(self) -> str:
+        return "conforms" if self.conforms else "diverges"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.conforms else 1
+
+
+TXN_CLIENTS: dict[str, Callable[[], TxnClient]] = {"java": java_txn_client}
+"""The clients whose runner program speaks the ``txn`` calls."""
+
+
+def txn_client(name: str) -> TxnClient:
+    """The client ``name``, ready to run here; a TargetError naming what is missing otherwise."""
+    if name not in TXN_CLIENTS:
+        raise TargetError(f"--client {name}: transactions run with {', '.join(sorted(TXN_CLIENTS))}", Problem.MALFORMED,
+                          Role.TRANSACTIONS)
+    client = TXN_CLIENTS[name]()
+    reason = client.available()
+    if reason is not None:
+        raise TargetError(f"--client {name}: {reason}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
+    return client
+
+
+def check_transaction_client(client: str, broker: str, options: Options | None = None, *,
+                             rows: Sequence[str] | None = None) -> TxnClientReport:
+    """Run the client rows (all, or the named ones) with ``client`` on ``broker`` (any broker spec of the
+    transactions role); ``options.progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent`
+    per row."""
+    from kafka_conformance.transactions.check import broker_address
+
+    opts = options if options is not None else Options()
+    chosen = CLIENT_TXN_ROWS if rows is None else tuple(_client_row(name) for name in rows)
+    runner = txn_client(client)
+    started = time.monotonic()
+    column = f"transactions {client} on {broker}"
+    results: list[ClientRowResult] = []
+    with broker_address(broker) as (host, port):
+        nonce = uuid.uuid4().hex[:8]
+        emit(opts.progress, ProgressEvent(Kind.START, column, "transaction client rows", 0, len(chosen)))
+        for i, row in enumerate(chosen):
+            try:
+                result = run_client_row(row, runner, host, port, nonce=f"{nonce}-{i}")
+            except WireError as exc:
+                result = ClientRowResult(row.name, row.question, (), (), (), error=f"the broker: {exc}")
+            results.append(result)
+            emit(opts.progress, ProgressEvent(Kind.EXAMPLE, column, "transaction client rows", i + 1, len(chosen),
+                                              sum(not r.holds for r in results), "holds" if result.holds else "anomaly",
+                                              row.name, unit="rows"))
+        failing = sum(not r.holds for r in results)
+        emit(opts.progress, ProgressEvent(Kind.END, column, "transaction client rows", len(chosen), len(chosen), failing,
+                                          "diverges" if failing else "done", unit="rows"))
+    return TxnClientReport(client, broker, tuple(results), time.monotonic() - started)
+
+
+def _client_row(name: str) -> ClientTxnRow:
+    try:
+        return client_txn_row(name)
+    except KeyError as exc:
+        raise TargetError(str(exc.args[0]), Problem.MALFORMED, Role.TRANSACTIONS) from exc

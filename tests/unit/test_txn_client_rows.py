@@ -1,0 +1,106 @@
+"""The transaction client rows' plumbing: the HOLD rule, the rows' shape, the history a run gives the
+checker, the report, and the command's refusals.  Real clients on real brokers are in
+``tests/wire_brokers/test_kafka_transaction_clients.py``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kafka_conformance.cli.main import main
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, PlanError, ProduceRule, Release
+from kafka_conformance.reference.traces.program import ProducerTrace
+from kafka_conformance.reference.transactions.checker import Outcome, check_history
+from kafka_conformance.reference.transactions.run import PartitionRead
+from kafka_conformance.transactions.client_rows import (
+    CLIENT_TXN_ROWS,
+    Abort,
+    Begin,
+    ClientTxnRow,
+    Commit,
+    Write,
+    client_txn_row,
+)
+from kafka_conformance.transactions.clients import ClientRowResult, TxnClientReport, _history
+from kafka_conformance.transactions.report import render_client_json, render_client_text
+
+
+def test_a_hold_needs_a_release_point_and_only_a_hold_takes_one() -> None:
+    with pytest.raises(PlanError, match="needs a release point"):
+        ProduceRule(1, Action.HOLD)
+    with pytest.raises(PlanError, match="takes no release point"):
+        ProduceRule(1, Action.DROP_REQUEST, release=Release.AFTER_END)
+    rule = ProduceRule(1, Action.HOLD, 0, release=Release.INTO_NEXT)
+    assert rule.describe() == "produce request #1 of partition 0: hold until into-next"
+    assert FaultPlan.from_json(FaultPlan([rule]).to_json()).rules == (rule,)
+    with pytest.raises(PlanError, match=r"rules\[0\]\.release: 'later' is not one of"):
+        FaultPlan.from_json([{"nth": 1, "action": "hold", "release": "later"}])
+
+
+def test_a_producer_trace_refuses_a_hold() -> None:
+    """An idempotence trace has no transaction to end, so a hold would never be released."""
+    with pytest.raises(PlanError, match="a producer trace has no transactions"):
+        ProducerTrace(name="t", steps=(), plan=FaultPlan([ProduceRule(1, Action.HOLD, release=Release.NEVER)]))
+
+
+def test_a_row_keeps_its_steps_inside_transactions_and_its_values_unique() -> None:
+    with pytest.raises(ValueError, match="Write outside a transaction"):
+        ClientTxnRow("x", "?", (Write("a", 0),))
+    with pytest.raises(ValueError, match="Begin inside a transaction"):
+        ClientTxnRow("x", "?", (Begin(), Begin()))
+    with pytest.raises(ValueError, match="written twice"):
+        ClientTxnRow("x", "?", (Begin(), Write("a", 0), Write("a", 1), Commit()))
+    assert client_txn_row("late-produce-into-next").plan.rules[0].release is Release.INTO_NEXT
+    with pytest.raises(KeyError, match="no transaction client row 'nosuch'"):
+        client_txn_row("nosuch")
+    assert len({r.name for r in CLIENT_TXN_ROWS}) == len(CLIENT_TXN_ROWS)
+
+
+def _read(partition: int, committed: tuple[str, ...], uncommitted: tuple[str, ...] | None = None,
+          stable: int = 10, end: int = 10) -> PartitionRead:
+    return PartitionRead(partition, committed, uncommitted if uncommitted is not None else committed, stable, end)
+
+
+def test_the_history_groups_writes_by_transaction_with_the_brokers_word_on_each() -> None:
+    """The late-into-next shape as Kafka 3.5.2 and the Java client left it: the checker names the aborted read."""
+    row = client_txn_row("late-produce-into-next")
+    history = _history(row, [Outcome.ABORTED, Outcome.COMMITTED], {"a0", "b0", "b1"},
+                       (_read(0, ("a0", "b0")), _read(1, ("b1",))))
+    assert [t.name for t in history.transactions] == ["t1", "t2"]
+    assert [(w.value, w.partition, w.taken) for w in history.transactions[0].writes] == [("a0", 0, True)]
+    assert [a.name for a in check_history(history)] == ["aborted-read"]
+
+
+def test_a_run_cut_short_keeps_only_the_transactions_that_ended() -> None:
+    row = ClientTxnRow("x", "?", (Begin(), Write("a", 0), Commit(), Begin(), Write("b", 0), Abort()))
+    history = _history(row, [Outcome.UNKNOWN], set(), (_read(0, ()),))
+    assert [(t.name, t.outcome, t.end_taken) for t in history.transactions] == [("t1", Outcome.UNKNOWN, False)]
+    assert check_history(history) == ()
+
+
+def test_the_report_says_what_the_late_request_met() -> None:
+    rows = (ClientRowResult("commit", "?", ("t1 committed",), (), ()),
+            ClientRowResult("late-produce-into-next", "?", ("t1 commit refused (X), then aborted", "t2 committed"),
+                            ("'a0' to partition 0: written at offset 1",), ("aborted-read",),
+                            ("t1 was aborted, yet read_committed reads 'a0' from partition 0",)),
+            ClientRowResult("abort", "?", (), (), (), error="java: the producer process died"))
+    report = TxnClientReport("java", "kafka:3.5.2", rows, 3.0)
+    text = render_client_text(report)
+    assert "  holds   commit" in text and "  ANOMALY late-produce-into-next     aborted-read" in text
+    assert "held request sent late: 'a0' to partition 0: written at offset 1" in text
+    assert "  ERROR   abort" in text and "the row did not finish: java: the producer process died" in text
+    assert "1 of 3 rows hold" in text and report.exit_code == 1
+    body = json.loads(render_client_json(report))
+    assert body["client"] == "java" and [r["holds"] for r in body["rows"]] == [True, False, False]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--client", "nosuch", "--broker", "kafka:3.9.1"], "--client nosuch: transactions run with java"),
+    (["--client", "java", "--broker", "kafka:3.9.1", "--seed", "3"], "--seed is for the kit's own transaction scripts"),
+    (["--client", "java", "--broker", "kafka:3.9.1", "--transaction-version", "2"], "--transaction-version is for"),
+    (["--client", "java", "--broker", "kafka:3.9.1", "--row", "nosuch"], "no transaction client row 'nosuch'"),
+])
+def test_bad_client_input_is_a_usage_error(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "transactions", *argv]) == 2
+    assert message in capsys.readouterr().err

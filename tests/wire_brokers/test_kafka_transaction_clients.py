@@ -1,0 +1,52 @@
+"""Apache Kafka's Java client, as a transactional producer, behind the fault proxy, on real Kafka.
+
+The Jepsen shape (a Produce held in the network until its transaction has ended) with a real
+client: before KIP-890 (3.5.2) the late request is written, into a transaction nobody ends or
+into the next one, although the client bumped its epoch after giving the batch up; from 3.6 the
+partition leader's verification asks the coordinator, which knows the new epoch, and the late
+request is refused.  The rows without a fault hold everywhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
+from kafka_conformance.adapters.clients.java_client import JavaProducerClient
+from kafka_conformance.options import Options
+from kafka_conformance.transactions.clients import check_transaction_client
+from kafka_conformance.transactions.report import render_client_text
+
+
+def _need(version: str) -> None:
+    reason = kafka_broker_reason(version) or JavaProducerClient().available()
+    if reason is not None:
+        pytest.skip(f"kafka:{version} with the java client: {reason}")
+
+
+@pytest.mark.parametrize(("release", "after_abort", "into_next"), [
+    ("3.5.2", ("hanging-transaction",), ("aborted-read",)),
+    ("3.9.1", (), ()),
+    ("4.3.1", (), ()),
+])
+def test_the_java_client_meets_a_late_produce(release: str, after_abort: tuple[str, ...],
+                                              into_next: tuple[str, ...]) -> None:
+    _need(release)
+    rows = None if release == "3.5.2" else ["lost-produce", "late-produce-after-abort", "late-produce-into-next"]
+    report = check_transaction_client("java", f"kafka:{release}", Options(), rows=rows)
+    text = render_client_text(report)
+    results = {r.name: r for r in report.rows}
+    assert not any(r.error for r in report.rows), text
+    assert results["late-produce-after-abort"].anomalies == after_abort, text
+    assert results["late-produce-into-next"].anomalies == into_next, text
+    assert results["lost-produce"].holds, text
+    for name in ("late-produce-after-abort", "late-produce-into-next"):
+        assert results[name].outcomes[0].startswith("t1 commit refused") and "then aborted" in results[name].outcomes[0]
+        (late,) = results[name].late
+        assert late.startswith("'a0' to partition 0: ")
+        assert ("written at offset" in late) == bool(results[name].anomalies), text
+    if release == "3.5.2":
+        assert all(results[name].holds for name in ("commit", "abort", "two-transactions")), text
+        assert report.exit_code == 1
+    else:
+        assert report.exit_code == 0, text
