@@ -46,7 +46,7 @@ from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["ConfluentKafkaClient", "classify_librdkafka_error"]
+__all__ = ["ConfluentKafkaClient", "classify_librdkafka_error", "librdkafka_logger"]
 
 NAME = "confluent-kafka"
 _NOT_SENT = frozenset({"_INVALID_ARG", "_UNKNOWN_TOPIC", "_UNKNOWN_PARTITION", "_MSG_SIZE_TOO_LARGE", "_QUEUE_FULL"})
@@ -103,7 +103,7 @@ def classify_librdkafka_error(code: int, name: str, *, retried: bool = False) ->
     return Appended.MAYBE, name
 
 
-def _librdkafka_logger() -> logging.Logger:
+def librdkafka_logger() -> logging.Logger:
     """librdkafka's log lines go to this logger instead of stderr: every injected fault would
     print otherwise.  A NullHandler keeps them quiet unless the application configures logging."""
     logger = logging.getLogger("kafka_conformance.librdkafka")
@@ -142,7 +142,7 @@ class ConfluentKafkaClient:
         mapped = self.check_config(trace)
         log = CompletionLog(clock)
         try:
-            producer = Producer({"bootstrap.servers": bootstrap, **mapped.as_dict(), "logger": _librdkafka_logger()})
+            producer = Producer({"bootstrap.servers": bootstrap, **mapped.as_dict(), "logger": librdkafka_logger()})
         except KafkaException as exc:
             err: Any = exc.args[0] if exc.args else exc
             if getattr(err, "name", lambda: "")() == "_INVALID_ARG":

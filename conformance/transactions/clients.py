@@ -1,8 +1,8 @@
 """The transaction client rows run through a real transactional producer, behind the fault proxy.
 
 For each row of :data:`~kafka_conformance.transactions.client_rows.CLIENT_TXN_ROWS` the kit
-creates a topic, starts the client's runner program (``adapters/clients/runner.py``: the JSON
-lines protocol with its ``txn`` calls) pointed at the fault proxy, plays the application's
+creates a topic, opens a session of the client (``adapters/clients/txn.py``: the Java client's
+runner program, or confluent-kafka in this process) pointed at the fault proxy, plays the application's
 steps, and reads every partition back as read_committed and read_uncommitted consumers.  What
 the broker took is the proxy's record (every answer without an error, and the answer to a held
 request sent late), not the client's word; how each transaction ended is the client's.  The
@@ -21,7 +21,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
@@ -30,10 +30,10 @@ from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyErro
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.brokers.wire_txn import read_back, settle_offsets
 from kafka_conformance.adapters.clients.protocol import ClientRunError, CompletionLog
-from kafka_conformance.adapters.clients.runner import RunnerProcess
+from kafka_conformance.adapters.clients.txn import TxnClient, TxnSession, txn_client_named
 from kafka_conformance.adapters.targets import Problem, Role, TargetError
 from kafka_conformance.options import Options
-from kafka_conformance.reference.broker.produce_errors import Appended, ProduceError
+from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.traces.events import Attempt, Response
 from kafka_conformance.reference.traces.program import SendStep
 from kafka_conformance.reference.transactions.checker import Outcome, Transaction, TxnHistory, TxnWrite, check_history
@@ -42,8 +42,8 @@ from kafka_conformance.reference.transactions.run import PartitionRead
 from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Abort, Begin, ClientTxnRow, Commit, Write, client_txn_row
 
-__all__ = ["TXN_CLIENTS", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClient", "TxnClientReport",
-           "check_transaction_client", "java_txn_client", "run_client_row", "txn_client"]
+__all__ = ["TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport", "check_transaction_client", "run_client_row",
+           "txn_client"]
 
 TXN_CLIENT_PROPERTIES: dict[str, str] = {
     "enable.idempotence": "true",
@@ -59,50 +59,6 @@ TXN_CLIENT_PROPERTIES: dict[str, str] = {
 (``delivery.timeout.ms``), and the transaction's own timeout is far beyond the row."""
 CALL_TIMEOUT_S = 30.0
 """How long one transactional call (a commit waits for its batches) is waited for."""
-
-
-class TxnClient(Protocol):
-    """A client whose runner program speaks the ``txn`` calls of the runner protocol."""
-
-    name: str
-
-    def available(self) -> str | None: ...
-
-    def command(self) -> list[str]: ...
-
-    def settings(self, properties: dict[str, str], bootstrap: str) -> dict[str, Any]: ...
-
-    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]: ...
-
-
-@attrs.frozen
-class _Java:
-    name: str = "java"
-
-    def available(self) -> str | None:
-        from kafka_conformance.adapters.clients.java_client import JavaProducerClient
-
-        return JavaProducerClient().available()
-
-    def command(self) -> list[str]:
-        from kafka_conformance.adapters.clients.java_client import JavaProducerClient
-
-        return JavaProducerClient().command()
-
-    def settings(self, properties: dict[str, str], bootstrap: str) -> dict[str, Any]:
-        from kafka_conformance.adapters.clients.java_client import FIXED
-
-        return {**FIXED, **properties, "bootstrap.servers": bootstrap}
-
-    def classify(self, event: dict[str, Any]) -> tuple[Appended, str]:
-        from kafka_conformance.adapters.clients.java_client import classify_java_error
-
-        return classify_java_error(event)
-
-
-def java_txn_client() -> TxnClient:
-    """Apache Kafka's own ``KafkaProducer`` (the kit's pinned kafka-clients) as a transactional producer."""
-    return _Java()
 
 
 @attrs.frozen
@@ -144,7 +100,7 @@ def _refusal(answer: dict[str, Any]) -> str:
     return f"{str(answer.get('class', '?')).rsplit('.', 1)[-1]}: {answer.get('message', '')}".strip()
 
 
-def _play(row: ClientTxnRow, process: RunnerProcess, topic: str) -> tuple[list[Outcome], list[str]]:
+def _play(row: ClientTxnRow, process: TxnSession, topic: str) -> tuple[list[Outcome], list[str]]:
     """The row's steps; (each transaction's outcome, how each ended in words).  A fatal answer ends the row."""
     outcomes: list[Outcome] = []
     words: list[str] = []
@@ -209,7 +165,7 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
     """Run ``row`` with ``client`` against the broker at host:port, on a topic and transactional id of its own."""
     nonce = nonce or uuid.uuid4().hex[:8]
     topic, txn_id = f"txn-client-{nonce}-{row.name}", f"kit-client-{nonce}-{row.name}"
-    command = client.command()  # a first build is not the row's time
+    client.prepare()  # a first build or fetch is not the row's time
     with WireClient(host, port, timeout_s=deadline_s) as wire:
         wire.create_topic(topic, partitions=row.partitions, timeout_s=deadline_s)
 
@@ -225,9 +181,8 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
     error = ""
     try:
         with FaultProxy(host, port, row.plan, clock=clock, settle=settle) as proxy:
-            process = RunnerProcess(client.name, command, log, client.classify)
+            process = client.open({**TXN_CLIENT_PROPERTIES, "transactional.id": txn_id}, proxy.bootstrap, log)
             try:
-                process.open(client.settings({**TXN_CLIENT_PROPERTIES, "transactional.id": txn_id}, proxy.bootstrap))
                 answer = process.txn("init", CALL_TIMEOUT_S)
                 if not answer.get("ok"):
                     raise ClientRunError(f"initTransactions refused: {_refusal(answer)}")
@@ -269,16 +224,12 @@ class TxnClientReport:
         return 0 if self.conforms else 1
 
 
-TXN_CLIENTS: dict[str, Callable[[], TxnClient]] = {"java": java_txn_client}
-"""The clients whose runner program speaks the ``txn`` calls."""
-
-
 def txn_client(name: str) -> TxnClient:
     """The client ``name``, ready to run here; a TargetError naming what is missing otherwise."""
-    if name not in TXN_CLIENTS:
-        raise TargetError(f"--client {name}: transactions run with {', '.join(sorted(TXN_CLIENTS))}", Problem.MALFORMED,
-                          Role.TRANSACTIONS)
-    client = TXN_CLIENTS[name]()
+    try:
+        client = txn_client_named(name)
+    except KeyError as exc:
+        raise TargetError(f"--client {name}: {exc.args[0]}", Problem.MALFORMED, Role.TRANSACTIONS) from None
     reason = client.available()
     if reason is not None:
         raise TargetError(f"--client {name}: {reason}", Problem.UNAVAILABLE, Role.TRANSACTIONS)

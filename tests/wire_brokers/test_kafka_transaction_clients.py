@@ -1,4 +1,5 @@
-"""Apache Kafka's Java client, as a transactional producer, behind the fault proxy, on real Kafka.
+"""Real transactional producers (Apache Kafka's Java client, confluent-kafka) behind the fault proxy,
+on real Kafka.
 
 The Jepsen shape (a Produce held in the network until its transaction has ended) with a real
 client: before KIP-890 (3.5.2) the late request is written, into a transaction nobody ends or
@@ -12,28 +13,30 @@ from __future__ import annotations
 import pytest
 
 from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
-from kafka_conformance.adapters.clients.java_client import JavaProducerClient
+from kafka_conformance.adapters.clients.txn import txn_client_named
 from kafka_conformance.options import Options
 from kafka_conformance.transactions.clients import check_transaction_client
 from kafka_conformance.transactions.report import render_client_text
 
 
-def _need(version: str) -> None:
-    reason = kafka_broker_reason(version) or JavaProducerClient().available()
+def _need(client: str, version: str) -> None:
+    reason = kafka_broker_reason(version) or txn_client_named(client).available()
     if reason is not None:
-        pytest.skip(f"kafka:{version} with the java client: {reason}")
+        pytest.skip(f"kafka:{version} with {client}: {reason}")
 
 
-@pytest.mark.parametrize(("release", "after_abort", "into_next"), [
-    ("3.5.2", ("hanging-transaction",), ("aborted-read",)),
-    ("3.9.1", (), ()),
-    ("4.3.1", (), ()),
+@pytest.mark.parametrize(("client", "release", "after_abort", "into_next"), [
+    ("java", "3.5.2", ("hanging-transaction",), ("aborted-read",)),
+    ("java", "3.9.1", (), ()),
+    ("java", "4.3.1", (), ()),
+    ("confluent-kafka", "3.5.2", ("hanging-transaction",), ("aborted-read",)),
+    ("confluent-kafka", "3.9.1", (), ()),
 ])
-def test_the_java_client_meets_a_late_produce(release: str, after_abort: tuple[str, ...],
-                                              into_next: tuple[str, ...]) -> None:
-    _need(release)
+def test_a_client_meets_a_late_produce(client: str, release: str, after_abort: tuple[str, ...],
+                                       into_next: tuple[str, ...]) -> None:
+    _need(client, release)
     rows = None if release == "3.5.2" else ["lost-produce", "late-produce-after-abort", "late-produce-into-next"]
-    report = check_transaction_client("java", f"kafka:{release}", Options(), rows=rows)
+    report = check_transaction_client(client, f"kafka:{release}", Options(), rows=rows)
     text = render_client_text(report)
     results = {r.name: r for r in report.rows}
     assert not any(r.error for r in report.rows), text

@@ -1,0 +1,190 @@
+"""Real clients as transactional producers: one session per row, with the four calls of KIP-98's
+producer API and sends.
+
+A :class:`TxnClient` opens a :class:`TxnSession` on a broker address with the row's Java
+producer properties; the session answers each call (``init``, ``begin``, ``commit``, ``abort``)
+with a dict: ``ok``, else the error's ``class``, ``message``, ``code`` and whether it is ``fatal``
+(the producer cannot go on; otherwise the transaction can be aborted).  Sends complete into the
+:class:`~kafka_conformance.adapters.clients.protocol.CompletionLog` the caller gives, as in the
+idempotence suite.
+
+Why sessions, not one driver: a runner program (the Java client) answers the calls over its
+JSON-lines protocol (``adapters/clients/runner.py``), while confluent-kafka runs in this process;
+the rows (``conformance/transactions/client_rows.py``) drive both the same way.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from typing import Any, Protocol
+
+import attrs
+
+from kafka_conformance.adapters.clients.protocol import ClientRunError, CompletionLog
+from kafka_conformance.adapters.clients.runner import RunnerProcess
+from kafka_conformance.reference.traces.program import SendStep
+
+__all__ = ["TXN_CLIENTS", "TxnClient", "TxnSession", "txn_client_named"]
+
+
+class TxnSession(Protocol):
+    def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
+        """One transactional call and its answer; :class:`ClientRunError` when no answer comes."""
+
+    def send(self, step: SendStep, topic: str) -> None:
+        """Hand one value to the client, without waiting for it."""
+
+    def stop(self) -> None:
+        """Close the producer and everything it started, on every path."""
+
+
+class TxnClient(Protocol):
+    name: str
+
+    def available(self) -> str | None:
+        """None when the client can run here, else why not."""
+
+    def prepare(self) -> None:
+        """Build or fetch what the client needs (never charged to a row's time)."""
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        """A started producer with the Java ``properties`` (``transactional.id`` among them)."""
+
+
+@attrs.define
+class JavaTxnClient:
+    """Apache Kafka's own ``KafkaProducer``, in the kit's Java runner (``adapters/jvm/ProducerRunner.java``)."""
+
+    name: str = "java"
+    _command: list[str] | None = None
+
+    def available(self) -> str | None:
+        from kafka_conformance.adapters.clients.java_client import JavaProducerClient
+
+        return JavaProducerClient().available()
+
+    def prepare(self) -> None:
+        from kafka_conformance.adapters.clients.java_client import JavaProducerClient
+
+        self._command = JavaProducerClient().command()
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        from kafka_conformance.adapters.clients.java_client import FIXED, classify_java_error
+
+        if self._command is None:
+            self.prepare()
+        assert self._command is not None
+        process = RunnerProcess(self.name, self._command, log, classify_java_error)
+        try:
+            process.open({**FIXED, **properties, "bootstrap.servers": bootstrap})
+        except Exception:
+            process.stop()
+            raise
+        return process
+
+
+_RDKAFKA_NAMES = {"delivery.timeout.ms": "message.timeout.ms"}
+"""Java names librdkafka spells another way; the others are librdkafka's own."""
+
+
+class ConfluentTxnClient:
+    """confluent-kafka (librdkafka) in this process: ``init_transactions``, ``begin_transaction``,
+    ``commit_transaction``, ``abort_transaction``; a commit whose error is retriable is retried, as
+    librdkafka's documentation asks, until it succeeds, needs an abort, or the call's time is up."""
+
+    name = "confluent-kafka"
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("confluent_kafka") is None:
+            return "confluent-kafka is not installed (pip install 'kafka-conformance[clients]')"
+        return None
+
+    def prepare(self) -> None:
+        return None
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        from confluent_kafka import KafkaException, Producer
+
+        from kafka_conformance.adapters.clients.confluent_client import librdkafka_logger
+
+        config: dict[str, Any] = {_RDKAFKA_NAMES.get(k, k): v for k, v in properties.items()}
+        config.update({"bootstrap.servers": bootstrap, "client.id": "kafka-conformance", "log_level": 3,
+                       "socket.timeout.ms": config.get("request.timeout.ms", 60000),
+                       "reconnect.backoff.ms": 20, "reconnect.backoff.max.ms": 200, "logger": librdkafka_logger()})
+        config.pop("max.block.ms", None)  # a Java setting with no librdkafka counterpart: calls take their own timeout
+        try:
+            producer = Producer(config)
+        except KafkaException as exc:
+            raise ClientRunError(f"{self.name} could not start: {exc.args[0] if exc.args else exc}") from exc
+        return _ConfluentSession(producer, log)
+
+
+class _ConfluentSession:
+    def __init__(self, producer: Any, log: CompletionLog) -> None:
+        self.producer = producer
+        self.log = log
+
+    def _report(self, err: Any, msg: Any) -> None:
+        from kafka_conformance.adapters.clients.confluent_client import classify_librdkafka_error
+
+        value = msg.value().decode("utf-8")
+        if err is None:
+            self.log.acked(value, msg.offset())
+        else:
+            self.log.errored(value, *classify_librdkafka_error(err.code(), err.name(), retried=True))
+
+    def send(self, step: SendStep, topic: str) -> None:
+        from confluent_kafka import KafkaException
+
+        self.log.send(step.value, step.partition)
+        try:
+            self.producer.produce(topic, value=step.value.encode("utf-8"), partition=step.partition,
+                                  on_delivery=self._report)
+        except (BufferError, KafkaException) as exc:
+            self.log.failed(step.value, f"send refused: {exc}")
+        self.producer.poll(0)
+
+    def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
+        from confluent_kafka import KafkaException
+
+        deadline = time.monotonic() + timeout_s
+        while True:
+            left = max(0.1, deadline - time.monotonic())
+            try:
+                if action == "init":
+                    self.producer.init_transactions(left)
+                elif action == "begin":
+                    self.producer.begin_transaction()
+                elif action == "commit":
+                    self.producer.commit_transaction(left)
+                elif action == "abort":
+                    self.producer.abort_transaction(left)
+                else:
+                    raise ValueError(f"unknown transactional call {action!r}")
+                self.producer.poll(0)
+                return {"ok": True}
+            except KafkaException as exc:
+                err = exc.args[0]
+                if action == "commit" and err.retriable() and time.monotonic() < deadline:
+                    continue
+                return {"ok": False, "class": err.name(), "message": err.str(), "code": err.code(),
+                        "fatal": bool(err.fatal()) or not (err.txn_requires_abort() or err.retriable())}
+
+    def stop(self) -> None:
+        self.producer.purge()
+        self.producer.flush(1)
+
+
+TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient]] = {
+    "java": JavaTxnClient,
+    "confluent-kafka": ConfluentTxnClient,
+}
+"""The clients the transaction client rows run with."""
+
+
+def txn_client_named(name: str) -> TxnClient:
+    """A new client of that name; KeyError naming the known ones."""
+    if name not in TXN_CLIENTS:
+        raise KeyError(f"transactions run with {', '.join(sorted(TXN_CLIENTS))}")
+    return TXN_CLIENTS[name]()
