@@ -194,7 +194,10 @@ class _Connection:
                     pending = next((p for p in self.outbox if p.correlation_id == correlation_id and p.ready is None), None)
                 if pending is None:
                     continue  # an answer to nothing we wait for (e.g. after the client gave up)
-                answer = self.proxy._on_answer(frame, pending)
+                try:
+                    answer = self.proxy._on_answer(frame, pending)
+                except OSError:  # the proxy closed its listeners under us: the run is over
+                    break
                 with self.lock:
                     pending.ready = answer
                     self.lock.notify_all()

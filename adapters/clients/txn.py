@@ -174,6 +174,9 @@ class _ConfluentSession:
     def stop(self) -> None:
         self.producer.purge()
         self.producer.flush(1)
+        close = getattr(self.producer, "close", None)  # confluent-kafka 2.3 has none: collection stops it
+        if close is not None:
+            close()  # its threads stop here, not when the object is collected
 
 
 TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient]] = {

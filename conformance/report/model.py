@@ -29,7 +29,7 @@ EXIT_INCOMPLETE = 4
 """A run where something asked for could not run (and nothing diverged): not a pass for a CI job."""
 REPORT_FORMAT = "kafka-conformance/report"
 REPORT_VERSION = 1
-SUITES = ("authorizer", "producer", "broker", "transactions")
+SUITES = ("authorizer", "producer", "broker", "transactions", "transaction-clients")
 
 
 class CellStatus(enum.Enum):

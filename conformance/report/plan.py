@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
+from kafka_conformance.adapters.clients.txn import TXN_CLIENTS, txn_client_named
 from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target, roles_of, takes
 from kafka_conformance.authorizer.targets import Target, resolve_target
 from kafka_conformance.broker.targets import broker_targets_table, parse_broker_target
@@ -75,6 +76,8 @@ class Plan:
     """The authorizer suite's choice of answer where a release has a bug of its own (``--kafka-bugs``)."""
     transactions: tuple[tuple[str, bool], ...] = ()
     """(broker the transaction table runs on, named by the user)."""
+    transaction_clients: tuple[tuple[str, str, bool], ...] = ()
+    """(client, broker the transaction client rows run on, named by the user)."""
 
 
 def target_suites(spec: str) -> tuple[str, ...]:
@@ -147,8 +150,9 @@ def make_plan(
         raise ReportError(f"--suite transactions: no broker named runs transactions ({', '.join(map(redact_spec, brokers))}); "
                           f"the suite takes {takes(Role.TRANSACTIONS)}")
     transactions = _transaction_brokers(brokers, all_runnable, not_run) if "transactions" in chosen else ()
+    txn_clients = _transaction_clients(clients, brokers, all_runnable, not_run) if "transaction-clients" in chosen else ()
     return Plan(chosen, authorizers, producers, broker_targets, kafka_version, tuple(not_run), demonstrations,
-                transactions=transactions)
+                transactions=transactions, transaction_clients=txn_clients)
 
 
 def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clients: Sequence[str],
@@ -172,6 +176,8 @@ def _suites(suites: Iterable[str] | None, targets: Sequence[str | Target], clien
         implied.add("broker")
     if any(_plays(b, Role.TRANSACTIONS) for b in brokers):  # and the transaction table runs on it
         implied.add("transactions")
+        if any(c in TXN_CLIENTS for c in clients):  # with a transactional client, so do the client rows
+            implied.add("transaction-clients")
     return tuple(s for s in SUITES if s in implied) or SUITES
 
 
@@ -311,6 +317,26 @@ def _transaction_brokers(named: Sequence[str], all_runnable: bool,
                               "that has one (--broker kafka:VERSION starts Apache Kafka's, kfake franz-go's; tansu, "
                               "noida, bootstrap:HOST:PORT)"))
     return tuple((b, False) for b in found)
+
+
+def _transaction_clients(clients: Sequence[str], brokers: Sequence[str], all_runnable: bool,
+                         not_run: list[NotRun]) -> tuple[tuple[str, str, bool], ...]:
+    """(client, broker) pairs the transaction client rows run on: the transactional clients named with
+    ``--client`` on the brokers named with ``--broker`` that have a coordinator; with
+    ``--all-runnable`` and none named, every transactional client that can run here."""
+    named_brokers = [b for b in dict.fromkeys(brokers) if _plays(b, Role.TRANSACTIONS)]
+    named = [c for c in dict.fromkeys(clients) if c in TXN_CLIENTS]
+    not_run.extend(NotRun("transaction-clients", c, f"not a transactional client of the kit's yet (it runs "
+                                                     f"{', '.join(sorted(TXN_CLIENTS))})")
+                   for c in dict.fromkeys(clients) if c not in TXN_CLIENTS and c != MODEL)
+    chosen = named or ([c for c in sorted(TXN_CLIENTS) if txn_client_named(c).available() is None] if all_runnable else [])
+    transaction_brokers = named_brokers or ([b for b, _ in _transaction_brokers((), all_runnable, [])] if all_runnable else [])
+    if not chosen or not transaction_brokers:
+        not_run.append(NotRun("transaction-clients", "--client", "name a transactional client (--client "
+                              f"{' or '.join(sorted(TXN_CLIENTS))}) and a broker with a transaction coordinator "
+                              "(--broker kafka:VERSION)"))
+        return ()
+    return tuple((c, b, bool(named)) for c in chosen for b in transaction_brokers)
 
 
 def _examples(not_run: list[NotRun]) -> list[str]:

@@ -116,7 +116,7 @@ def run_report(
     skipped = list(plan.not_run)
     for suite in plan.suites:
         runner = {"authorizer": _authorizer_suite, "producer": _producer_suite, "broker": _broker_suite,
-                  "transactions": _transactions_suite}[suite]
+                  "transactions": _transactions_suite, "transaction-clients": _transaction_clients_suite}[suite]
         runs.append(runner(plan, depth, seed, saves, say, skipped))
     return Report(
         suites=tuple(runs),
@@ -277,6 +277,28 @@ def _transactions_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path 
             column = transactions_column(report, release=release, replay_options=options)
             columns.append(_done(say, attrs.evolve(column, asked=named)))
     return SuiteRun("transactions", rows, tuple(columns))
+
+
+def _transaction_clients_suite(plan: Plan, depth: Depth, seed: int | None, saves: Path | None, say: _Say,
+                               skipped: list[NotRun]) -> SuiteRun:
+    from kafka_conformance.adapters.targets import Role, parse_target
+    from kafka_conformance.report.columns.transaction_clients import transaction_client_column, transaction_client_rows
+    from kafka_conformance.transactions.clients import check_transaction_client
+
+    rows = transaction_client_rows()
+    columns = []
+    for client, broker, named in plan.transaction_clients:
+        release = parse_target(broker, Role.TRANSACTIONS).release or plan.kafka_version or "unclaimed"
+        try:
+            report = check_transaction_client(client, broker, Options(progress=say.sink))
+        except TargetError as exc:
+            gone = _could_not_run(say, skipped, "transaction-clients", f"{client} on {broker}", release, str(exc), rows,
+                                  named=named)
+            if gone is not None:
+                columns.append(gone)
+            continue
+        columns.append(_done(say, attrs.evolve(transaction_client_column(report, release=release), asked=named)))
+    return SuiteRun("transaction-clients", rows, tuple(columns))
 
 
 def _save_probes(report: BrokerReport, folder: Path | None, target: str, version: str, seed: int | None) -> dict[str, str]:

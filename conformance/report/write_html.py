@@ -42,6 +42,7 @@ SUITE_TITLES = {
     "producer": "Idempotent producers: delivery guarantees under failure traces",
     "broker": "Brokers: the produce path's duplicate, sequence and epoch checks",
     "transactions": "Transactions: the coordinator's answers and what read_committed reads",
+    "transaction-clients": "Transactional clients: what read_committed reads when a real client's request arrives late",
 }
 
 _CSS = """

@@ -104,3 +104,30 @@ def test_the_report_says_what_the_late_request_met() -> None:
 def test_bad_client_input_is_a_usage_error(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "transactions", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_report_gets_a_column_per_client_and_broker() -> None:
+    from kafka_conformance.report import plan
+    from kafka_conformance.report.columns.transaction_clients import transaction_client_column, transaction_client_rows
+    from kafka_conformance.report.model import CellStatus
+
+    rows = (ClientRowResult("commit", "?", ("t1 committed",), (), ()),
+            ClientRowResult("late-produce-into-next", "a question", ("t1 aborted", "t2 committed"),
+                            ("'a0' to partition 0: written at offset 1",), ("aborted-read",), ("why",)),
+            ClientRowResult("abort", "?", (), (), (), error="gone"))
+    column = transaction_client_column(TxnClientReport("java", "kafka:3.5.2", rows, 1.0), release="3.5.2")
+    assert column.id == "transaction-clients:java on kafka:3.5.2@3.5.2"
+    assert [c.status for c in column.cells] == [CellStatus.HOLDS, CellStatus.DIVERGES, CellStatus.COULD_NOT_RUN]
+    (divergence,) = column.cells[1].divergences
+    assert divergence.anomaly == "aborted-read" and divergence.replay == (
+        "kafka-conformance check transactions --client java --broker kafka:3.5.2 --row late-produce-into-next")
+    assert "held request sent late: 'a0' to partition 0: written at offset 1" in divergence.case
+    assert [r.id for r in transaction_client_rows()] == [r.name for r in CLIENT_TXN_ROWS]
+
+    named = plan.make_plan(clients=["java", "kafka-python"], brokers=["kafka:3.9.1"])
+    assert "transaction-clients" in named.suites
+    assert named.transaction_clients == (("java", "kafka:3.9.1", True),)
+    assert any(n.suite == "transaction-clients" and n.target == "kafka-python" for n in named.not_run)
+    default = plan.make_plan(suites=["transaction-clients"])
+    assert default.transaction_clients == ()
+    assert any(n.suite == "transaction-clients" and "--client" in n.reason for n in default.not_run)
