@@ -39,7 +39,7 @@ from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["KafkaPythonClient", "classify_kafka_python_error"]
+__all__ = ["KafkaPythonClient", "classify_kafka_python_error", "close_producer", "import_kafka"]
 
 NAME = "kafka-python"
 
@@ -84,7 +84,7 @@ def classify_kafka_python_error(exc: BaseException) -> tuple[Appended, str]:
     return Appended.MAYBE, text
 
 
-def _import_kafka() -> tuple[Any, Any, Any]:
+def import_kafka() -> tuple[Any, Any, Any]:
     """kafka-python 3.0 reads its schemas with a deprecated importlib.resources call at import;
     that warning is the package's, not a fault of the run."""
     with warnings.catch_warnings():
@@ -118,7 +118,7 @@ class KafkaPythonClient:
         clock: Callable[[], int],
         deadline_s: float,
     ) -> tuple[Event, ...]:
-        KafkaProducer, KafkaConfigurationError, KafkaError = _import_kafka()
+        KafkaProducer, KafkaConfigurationError, KafkaError = import_kafka()
         started = time.monotonic()
         mapped = self.check_config(trace)
         log = CompletionLog(clock)
@@ -143,11 +143,11 @@ class KafkaPythonClient:
         finally:
             events = log.close()
             self.notes = tuple(log.notes)
-            _close(producer)
+            close_producer(producer)
         return events
 
 
-def _close(producer: Any) -> None:
+def close_producer(producer: Any) -> None:
     """close() flushes first and raises KafkaTimeoutError while a send is still pending (a send
     the client never completed is a finding, not a reason to leak its sender thread): then the
     sender is force-closed, which fails the pending batches, as close() itself would after a flush."""

@@ -179,9 +179,87 @@ class _ConfluentSession:
             close()  # its threads stop here, not when the object is collected
 
 
-TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient]] = {
+_KAFKA_PYTHON_NAMES = {"enable.idempotence": "enable_idempotence", "acks": "acks", "linger.ms": "linger_ms",
+                       "request.timeout.ms": "request_timeout_ms", "delivery.timeout.ms": "delivery_timeout_ms",
+                       "retry.backoff.ms": "retry_backoff_ms", "transaction.timeout.ms": "transaction_timeout_ms",
+                       "max.block.ms": "max_block_ms", "transactional.id": "transactional_id"}
+_FATAL_NAMES = ("ProducerFenced", "OutOfOrderSequence", "Authorization", "UnsupportedVersion", "IllegalState")
+"""The errors the Java client's documentation says to close the producer on, as kafka-python names them."""
+
+
+class KafkaPythonTxnClient:
+    """kafka-python (3.x) in this process: ``init_transactions``, ``begin_transaction``,
+    ``commit_transaction``, ``abort_transaction`` of ``kafka.KafkaProducer``."""
+
+    name = "kafka-python"
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("kafka") is None:
+            return "kafka-python is not installed (pip install 'kafka-conformance[clients]')"
+        return None
+
+    def prepare(self) -> None:
+        return None
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        from kafka_conformance.adapters.clients.kafka_python_client import import_kafka
+
+        kafka_producer, _, kafka_error = import_kafka()
+        unknown = sorted(set(properties) - set(_KAFKA_PYTHON_NAMES))
+        if unknown:
+            raise ClientRunError(f"{self.name}: no setting for {', '.join(unknown)}")
+        config: dict[str, Any] = {}
+        for key, value in properties.items():
+            name = _KAFKA_PYTHON_NAMES[key]
+            config[name] = (value == "true" if key == "enable.idempotence" else value if key in ("acks", "transactional.id")
+                            else int(value))
+        try:
+            producer = kafka_producer(bootstrap_servers=bootstrap, client_id="kafka-conformance", reconnect_backoff_ms=20,
+                                      reconnect_backoff_max_ms=200, **config)
+        except kafka_error as exc:
+            raise ClientRunError(f"{self.name} could not start against {bootstrap}: {exc!r}") from exc
+        return _KafkaPythonSession(producer, log)
+
+
+class _KafkaPythonSession:
+    def __init__(self, producer: Any, log: CompletionLog) -> None:
+        self.producer = producer
+        self.log = log
+
+    def send(self, step: SendStep, topic: str) -> None:
+        from kafka_conformance.adapters.clients.kafka_python_client import classify_kafka_python_error
+
+        value = step.value
+        self.log.send(value, step.partition)
+        try:
+            future = self.producer.send(topic, value=value.encode("utf-8"), partition=step.partition)
+        except Exception as exc:  # refused before it was queued (an abortable state, say): not written
+            self.log.failed(value, f"send refused: {type(exc).__name__}: {exc}")
+            return
+        future.add_callback(lambda md: self.log.acked(value, md.offset))
+        future.add_errback(lambda exc: self.log.errored(value, *classify_kafka_python_error(exc)))
+
+    def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
+        calls = {"init": self.producer.init_transactions, "begin": self.producer.begin_transaction,
+                 "commit": self.producer.commit_transaction, "abort": self.producer.abort_transaction}
+        try:
+            calls[action]()
+        except Exception as exc:  # kafka.errors.*: kafka-python is imported lazily
+            name = type(exc).__name__
+            return {"ok": False, "class": name, "message": str(exc), "code": getattr(exc, "errno", 0) or 0,
+                    "fatal": any(part in name for part in _FATAL_NAMES)}
+        return {"ok": True}
+
+    def stop(self) -> None:
+        from kafka_conformance.adapters.clients.kafka_python_client import close_producer
+
+        close_producer(self.producer)
+
+
+TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient] | type[KafkaPythonTxnClient]] = {
     "java": JavaTxnClient,
     "confluent-kafka": ConfluentTxnClient,
+    "kafka-python": KafkaPythonTxnClient,
 }
 """The clients the transaction client rows run with."""
 

@@ -34,13 +34,13 @@ from kafka_conformance.adapters.clients.txn import TxnClient, TxnSession, txn_cl
 from kafka_conformance.adapters.targets import Problem, Role, TargetError
 from kafka_conformance.options import Options
 from kafka_conformance.reference.broker.produce_errors import ProduceError
-from kafka_conformance.reference.traces.events import Attempt, Response
+from kafka_conformance.reference.traces.events import Acked, Attempt, Event, Failed, Indeterminate, Response
 from kafka_conformance.reference.traces.program import SendStep
 from kafka_conformance.reference.transactions.checker import Outcome, Transaction, TxnHistory, TxnWrite, check_history
 from kafka_conformance.reference.transactions.coordinator import TxnError
 from kafka_conformance.reference.transactions.run import PartitionRead
 from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
-from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Abort, Begin, ClientTxnRow, Commit, Write, client_txn_row
+from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Begin, ClientTxnRow, Commit, Write, client_txn_row
 
 __all__ = ["TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport", "check_transaction_client", "run_client_row",
            "txn_client"]
@@ -134,21 +134,12 @@ def _play(row: ClientTxnRow, process: TxnSession, topic: str) -> tuple[list[Outc
 
 def _history(row: ClientTxnRow, outcomes: Sequence[Outcome], taken: set[str],
              reads: tuple[PartitionRead, ...]) -> TxnHistory:
-    transactions: list[Transaction] = []
-    writes: list[Write] = []
-    for step in row.steps:
-        if isinstance(step, Begin):
-            writes = []
-        elif isinstance(step, Write):
-            writes.append(step)
-        elif isinstance(step, (Commit, Abort)):
-            if len(transactions) == len(outcomes):
-                break
-            outcome = outcomes[len(transactions)]
-            transactions.append(Transaction(f"t{len(transactions) + 1}",
-                                            tuple(TxnWrite(w.value, w.partition, w.value in taken) for w in writes),
-                                            outcome, end_taken=outcome is not Outcome.UNKNOWN))
-    return TxnHistory(tuple(transactions), reads)
+    """One transaction per outcome (a row cut short keeps those that ended), each write with the
+    broker's word on it."""
+    return TxnHistory(tuple(
+        Transaction(f"t{n}", tuple(TxnWrite(w.value, w.partition, w.value in taken) for w in writes), outcome,
+                    end_taken=outcome is not Outcome.UNKNOWN)
+        for n, (outcome, writes) in enumerate(zip(outcomes, _transactions(row), strict=False), start=1)), reads)
 
 
 def _taken(proxy: FaultProxy) -> set[str]:
@@ -189,7 +180,7 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                 outcomes, words = _play(row, process, topic)
             finally:
                 process.stop()
-                log.close()
+                completions = log.close()
             taken, late = _taken(proxy), tuple(proxy.late)
     except (ClientRunError, ProxyError) as exc:
         return ClientRowResult(row.name, row.question, tuple(words), (), (), notes=tuple(log.notes), error=str(exc))
@@ -199,9 +190,45 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
     except WireError as exc:
         error = f"reading back: {exc}"
         reads = ()
-    found = check_history(_history(row, outcomes, taken, reads)) if reads else ()
+    found = [(a.name, a.explanation) for a in check_history(_history(row, outcomes, taken, reads))] if reads else []
+    found += _unacknowledged(row, outcomes, completions)
     return ClientRowResult(row.name, row.question, tuple(words), tuple(_late_text(x) for x in late),
-                           tuple(a.name for a in found), tuple(a.explanation for a in found), tuple(log.notes), error)
+                           tuple(name for name, _ in found), tuple(why for _, why in found), tuple(log.notes), error)
+
+
+COMMITTED_UNACKNOWLEDGED = "committed-unacknowledged-write"
+"""The client's own anomaly: it reported a transaction committed although one of the transaction's
+sends had failed or never completed.  KIP-98's producer must refuse the commit then (the Java
+client's ``commitTransaction`` throws the send's error): the application believes a write is in
+the log that is not, or that the broker took on its own, outside what was committed."""
+
+
+def _unacknowledged(row: ClientTxnRow, outcomes: Sequence[Outcome], events: Sequence[Event]) -> list[tuple[str, str]]:
+    said = {e.value: e for e in events if isinstance(e, (Acked, Failed, Indeterminate))}
+    found = []
+    for n, (outcome, writes) in enumerate(zip(outcomes, _transactions(row), strict=False), start=1):
+        if outcome is not Outcome.COMMITTED:
+            continue
+        for write in writes:
+            event = said.get(write.value)
+            if isinstance(event, Acked):
+                continue
+            what = "never completed" if event is None else f"failed ({event.error})" if isinstance(event, Failed) \
+                else f"failed without saying whether it was written ({event.reason})"
+            found.append((COMMITTED_UNACKNOWLEDGED, f"the client committed t{n}, but its send of {write.value!r} to "
+                                                    f"partition {write.partition} {what}"))
+    return found
+
+
+def _transactions(row: ClientTxnRow) -> list[list[Write]]:
+    """Each transaction's writes, in order."""
+    out: list[list[Write]] = []
+    for step in row.steps:
+        if isinstance(step, Begin):
+            out.append([])
+        elif isinstance(step, Write):
+            out[-1].append(step)
+    return out
 
 
 @attrs.frozen

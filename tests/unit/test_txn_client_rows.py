@@ -96,7 +96,7 @@ def test_the_report_says_what_the_late_request_met() -> None:
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--client", "nosuch", "--broker", "kafka:3.9.1"], "--client nosuch: transactions run with confluent-kafka, java"),
+    (["--client", "nosuch", "--broker", "kafka:3.9.1"], "--client nosuch: transactions run with confluent-kafka, java, kafka-python"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--seed", "3"], "--seed is for the kit's own transaction scripts"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--transaction-version", "2"], "--transaction-version is for"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--row", "nosuch"], "no transaction client row 'nosuch'"),

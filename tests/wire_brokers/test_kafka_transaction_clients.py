@@ -53,3 +53,20 @@ def test_a_client_meets_a_late_produce(client: str, release: str, after_abort: t
         assert report.exit_code == 1
     else:
         assert report.exit_code == 0, text
+
+
+def test_kafka_python_commits_a_transaction_whose_batch_expired() -> None:
+    """kafka-python 3.0.12 fails an expired batch without making the transaction abortable, so the
+    commit succeeds without the write (docs/findings.md, entry 21)."""
+    _need("kafka-python", "3.9.1")
+    report = check_transaction_client("kafka-python", "kafka:3.9.1", Options(),
+                                      rows=["commit", "lost-produce", "late-produce-after-abort"])
+    text = render_client_text(report)
+    results = {r.name: r for r in report.rows}
+    assert results["commit"].holds, text
+    for name in ("lost-produce", "late-produce-after-abort"):
+        assert results[name].anomalies == ("committed-unacknowledged-write",), text
+        assert results[name].outcomes[0] == "t1 committed", text
+        assert "its send of 'a0' to partition 0 failed without saying whether it was written" in results[name].explanations[0]
+    (late,) = results["late-produce-after-abort"].late
+    assert late == "'a0' to partition 0: INVALID_TXN_STATE (48)", text  # 3.6+ verification keeps it out of the log
