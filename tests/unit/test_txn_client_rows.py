@@ -124,10 +124,10 @@ def test_the_report_gets_a_column_per_client_and_broker() -> None:
     assert "held request sent late: 'a0' to partition 0: written at offset 1" in divergence.case
     assert [r.id for r in transaction_client_rows()] == [r.name for r in CLIENT_TXN_ROWS]
 
-    named = plan.make_plan(clients=["java", "kafka-python"], brokers=["kafka:3.9.1"])
+    named = plan.make_plan(clients=["java", "aiokafka"], brokers=["kafka:3.9.1"])
     assert "transaction-clients" in named.suites
     assert named.transaction_clients == (("java", "kafka:3.9.1", True),)
-    assert any(n.suite == "transaction-clients" and n.target == "kafka-python" for n in named.not_run)
+    assert any(n.suite == "transaction-clients" and n.target == "aiokafka" for n in named.not_run)
     default = plan.make_plan(suites=["transaction-clients"])
     assert default.transaction_clients == ()
     assert any(n.suite == "transaction-clients" and "--client" in n.reason for n in default.not_run)
