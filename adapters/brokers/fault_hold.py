@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 
 import attrs
 
 from kafka_conformance.reference.traces.fault_plan import ProduceRule
 
-__all__ = ["ADD_PARTITIONS", "END_TXN", "HOLD_SEND_TIMEOUT_S", "PRODUCE", "Held", "LateDelivery", "send_late",
+__all__ = ["ADD_PARTITIONS", "END_TXN", "HOLD_SEND_TIMEOUT_S", "PATH_HEALS_AFTER_S", "PRODUCE", "Held", "LateDelivery", "send_late",
            "txn_answer_ok"]
 
 PRODUCE, ADD_PARTITIONS, END_TXN = 0, 24, 26
 HOLD_SEND_TIMEOUT_S = 10.0
 """How long a held request's late answer is waited for."""
+PATH_HEALS_AFTER_S = 10.0
+"""The path to a held request's partitions comes back this long after the hold even if no EndTxn
+was answered: a client that never gives an in-flight batch up (franz-go, aiokafka) then gets its
+retry through and commits, instead of the row waiting for an end that cannot come.  Clients with
+a delivery timeout (the rows set 3 s) give the batch up well before."""
 _MAX_FRAME = 64 * 1024 * 1024
 
 
@@ -47,6 +53,13 @@ class Held:
     """(partition, the values its batch carries) for each partition of the request."""
     ended: bool = False
     """An EndTxn answer has passed since the request was held."""
+    held_at: float = attrs.field(factory=time.monotonic)
+
+    def cuts(self, partitions: set[int]) -> int | None:
+        """The first of ``partitions`` whose path this hold keeps down now, if any."""
+        if self.ended or time.monotonic() - self.held_at >= PATH_HEALS_AFTER_S:
+            return None
+        return next((p for p, _ in self.values if p in partitions), None)
 
 
 def txn_answer_ok(api_key: int, frame: bytes, version: int) -> bool:

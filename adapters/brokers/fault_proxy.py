@@ -367,9 +367,9 @@ class FaultProxy:
         if chosen is None:
             asked = {a[2] for a in attempts}
             with self._lock:
-                cut = sorted(p for h in self._held if not h.ended for p, _ in h.values if p in asked)
-            if cut:  # the path to a held request's partitions is down until its transaction ends
-                chosen = ProduceRule(1, Action.DROP_REQUEST, cut[0])
+                cut = next((p for h in self._held if (p := h.cuts(asked)) is not None), None)
+            if cut is not None:  # the path to a held request's partitions is down until its transaction ends
+                chosen = ProduceRule(1, Action.DROP_REQUEST, cut)
         pending.rule = chosen
         expects_answer = request.acks != 0
         if chosen is None:

@@ -44,7 +44,7 @@ from kafka_conformance.reference.broker.produce_errors import Appended, ProduceE
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["AiokafkaClient", "classify_aiokafka_error"]
+__all__ = ["AiokafkaClient", "LoopThread", "SendDriver", "classify_aiokafka_error", "start_producer", "stop_producer"]
 
 NAME = "aiokafka"
 T = TypeVar("T")
@@ -131,18 +131,18 @@ class AiokafkaClient:
         started = time.monotonic()
         mapped = self.check_config(trace)
         log = CompletionLog(clock)
-        with _LoopThread() as loop:
-            producer = loop.call(_start(bootstrap, mapped), timeout=10)
+        with LoopThread() as loop:
+            producer = loop.call(start_producer(bootstrap, mapped), timeout=10)
             try:
-                run_program(trace, _Driver(producer, loop, log), log, control=control, tick=tick, deadline_s=deadline_s, started=started)
+                run_program(trace, SendDriver(producer, loop, log), log, control=control, tick=tick, deadline_s=deadline_s, started=started)
             finally:
                 events = log.close()
                 self.notes = tuple(log.notes)
-                loop.call(_stop(producer), timeout=10)
+                loop.call(stop_producer(producer), timeout=10)
         return events
 
 
-async def _start(bootstrap: str, mapped: MappedConfig) -> Any:
+async def start_producer(bootstrap: str, mapped: MappedConfig) -> Any:
     from aiokafka import AIOKafkaProducer  # type: ignore[import-untyped,import-not-found,unused-ignore]
     from aiokafka.errors import KafkaError  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
@@ -153,12 +153,12 @@ async def _start(bootstrap: str, mapped: MappedConfig) -> Any:
     try:
         await asyncio.wait_for(producer.start(), 5)
     except (KafkaError, OSError, asyncio.TimeoutError) as exc:
-        await _stop(producer)
+        await stop_producer(producer)
         raise ClientRunError(f"{NAME} could not start against {bootstrap}: {exc!r}") from exc
     return producer
 
 
-async def _stop(producer: Any) -> None:
+async def stop_producer(producer: Any) -> None:
     """Stop without waiting forever: aiokafka's stop() waits for pending idempotent batches."""
     try:
         await asyncio.wait_for(producer.stop(), 1.0)
@@ -173,10 +173,10 @@ async def _stop(producer: Any) -> None:
             await producer.client.close()
 
 
-class _LoopThread:
+class LoopThread:
     """An asyncio loop on its own daemon thread; closed (tasks cancelled) on exit."""
 
-    def __enter__(self) -> _LoopThread:
+    def __enter__(self) -> LoopThread:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="kafka-conformance-aiokafka", daemon=True)
         self.thread.start()
@@ -205,8 +205,8 @@ class _LoopThread:
             self.loop.close()
 
 
-class _Driver:
-    def __init__(self, producer: Any, loop: _LoopThread, log: CompletionLog) -> None:
+class SendDriver:
+    def __init__(self, producer: Any, loop: LoopThread, log: CompletionLog) -> None:
         self.producer = producer
         self.loop = loop
         self.log = log

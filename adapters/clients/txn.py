@@ -16,6 +16,8 @@ the rows (``conformance/transactions/client_rows.py``) drive both the same way.
 from __future__ import annotations
 
 import importlib.util
+import inspect
+import logging
 import time
 from typing import Any, Protocol
 
@@ -256,10 +258,98 @@ class _KafkaPythonSession:
         close_producer(self.producer)
 
 
-TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient] | type[KafkaPythonTxnClient]] = {
+_AIOKAFKA_NAMES = {"enable.idempotence": "enable_idempotence", "acks": "acks", "linger.ms": "linger_ms",
+                    "request.timeout.ms": "request_timeout_ms", "retry.backoff.ms": "retry_backoff_ms",
+                    "transaction.timeout.ms": "transaction_timeout_ms", "transactional.id": "transactional_id"}
+"""aiokafka has no delivery timeout and no max.block.ms: those two Java settings have no counterpart."""
+
+
+class AiokafkaTxnClient:
+    """aiokafka on an event loop of its own thread: the producer initialises its transactional id when
+    it starts; ``begin_transaction()``, ``await commit_transaction()``, ``await abort_transaction()``.
+    It never gives an in-flight batch up (no delivery timeout), so a held request's path coming back
+    (``adapters/brokers/fault_hold.py``, ``PATH_HEALS_AFTER_S``) is what lets its commit finish."""
+
+    name = "aiokafka"
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("aiokafka") is None:
+            return "aiokafka is not installed (pip install 'kafka-conformance[clients]')"
+        return None
+
+    def prepare(self) -> None:
+        return None
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        from kafka_conformance.adapters.clients.aiokafka_client import LoopThread, SendDriver, start_producer
+        from kafka_conformance.adapters.clients.protocol import MappedConfig
+
+        settings: dict[str, Any] = {"client_id": "kafka-conformance"}
+        for key, value in properties.items():
+            if key in _AIOKAFKA_NAMES:
+                settings[_AIOKAFKA_NAMES[key]] = (value == "true" if key == "enable.idempotence"
+                                                  else value if key in ("acks", "transactional.id") else int(value))
+        quiet = logging.getLogger("aiokafka")
+        if not quiet.hasHandlers():  # its retry warnings would reach stderr through logging's last resort
+            quiet.addHandler(logging.NullHandler())
+        loop = LoopThread().__enter__()
+        try:
+            producer = loop.call(start_producer(bootstrap, MappedConfig(self.name, tuple(settings.items()))), timeout=15)
+        except BaseException:
+            loop.__exit__(None, None, None)
+            raise
+        return _AiokafkaSession(producer, loop, SendDriver(producer, loop, log))
+
+
+class _AiokafkaSession:
+    def __init__(self, producer: Any, loop: Any, driver: Any) -> None:
+        self.producer = producer
+        self.loop = loop
+        self.driver = driver
+
+    def send(self, step: SendStep, topic: str) -> None:
+        self.driver.send(step, topic)
+
+    def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
+        import asyncio
+
+        async def call() -> None:
+            if action == "begin":
+                begun = self.producer.begin_transaction()  # a coroutine in aiokafka 0.11+, plain before
+                if inspect.isawaitable(begun):
+                    await begun
+            elif action == "commit":
+                await self.producer.commit_transaction()
+            elif action == "abort":
+                await self.producer.abort_transaction()
+            elif action != "init":  # start() initialised the transactional id
+                raise ValueError(f"unknown transactional call {action!r}")
+
+        try:
+            self.loop.call(asyncio.wait_for(call(), timeout_s), timeout=timeout_s + 5)
+        except ClientRunError:
+            raise
+        except Exception as exc:  # aiokafka.errors.*, asyncio.TimeoutError
+            name = type(exc).__name__
+            return {"ok": False, "class": name, "message": str(exc), "code": getattr(exc, "errno", 0) or 0,
+                    "fatal": any(part in name for part in _FATAL_NAMES) or isinstance(exc, TimeoutError)}
+        return {"ok": True}
+
+    def stop(self) -> None:
+        from kafka_conformance.adapters.clients.aiokafka_client import stop_producer
+
+        try:
+            self.loop.call(stop_producer(self.producer), timeout=10)
+        finally:
+            self.loop.__exit__(None, None, None)
+
+
+TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient] | type[KafkaPythonTxnClient]
+                  | type[AiokafkaTxnClient]] = {
     "java": JavaTxnClient,
     "confluent-kafka": ConfluentTxnClient,
     "kafka-python": KafkaPythonTxnClient,
+    "aiokafka": AiokafkaTxnClient,
 }
 """The clients the transaction client rows run with."""
 

@@ -92,7 +92,7 @@ def _code(code: int | None) -> str:
 
 def _late_text(late: LateDelivery) -> str:
     what = ", ".join(repr(v) for v in late.values)
-    answer = _code(late.error) if late.error else f"written at offset {late.base_offset}"
+    answer = _code(late.error) if late.error else f"answered without an error (offset {late.base_offset})"
     return f"{what} to partition {late.partition}: {answer}{f' ({late.detail})' if late.detail else ''}"
 
 
@@ -192,10 +192,16 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
         reads = ()
     found = [(a.name, a.explanation) for a in check_history(_history(row, outcomes, taken, reads))] if reads else []
     found += _unacknowledged(row, outcomes, completions)
+    found += [(NOT_ENDED, f"the client could not end {said.split(' ', 1)[0]}: {said.split(' ', 1)[1]}")
+              for outcome, said in zip(outcomes, words, strict=True) if outcome is Outcome.UNKNOWN]
     return ClientRowResult(row.name, row.question, tuple(words), tuple(_late_text(x) for x in late),
                            tuple(name for name, _ in found), tuple(why for _, why in found), tuple(log.notes), error)
 
 
+NOT_ENDED = "transaction-not-ended"
+"""The client's own anomaly: a commit or abort was refused so that the producer cannot go on (fenced,
+an illegal state), with no fault to explain it in the rows that have none: the application cannot
+tell whether its transaction committed."""
 COMMITTED_UNACKNOWLEDGED = "committed-unacknowledged-write"
 """The client's own anomaly: it reported a transaction committed although one of the transaction's
 sends had failed or never completed.  KIP-98's producer must refuse the commit then (the Java

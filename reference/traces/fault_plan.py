@@ -60,8 +60,10 @@ class Action(enum.Enum):
     broker, late, on a connection of its own, and its answer reaches no one.  Until the broker
     answers the transaction's EndTxn the path to the request's partitions stays down: the client's
     retries of them are lost too, so the client gives the batch up (its delivery timeout) rather than
-    getting it through another way.  This is the shape of a Produce delayed until after its
-    transaction ended (Jepsen's 2024 analysis; KIP-890)."""
+    getting it through another way (a proxy may let the path come back after a while, so that a
+    client that never gives a batch up is not left waiting for an end that cannot come).  This is
+    the shape of a Produce delayed until after its transaction ended (Jepsen's 2024 analysis;
+    KIP-890)."""
 
 
 class Release(enum.Enum):

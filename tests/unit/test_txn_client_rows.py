@@ -22,7 +22,8 @@ from kafka_conformance.transactions.client_rows import (
     Write,
     client_txn_row,
 )
-from kafka_conformance.transactions.clients import ClientRowResult, TxnClientReport, _history
+from kafka_conformance.reference.traces.events import Acked, Failed, Indeterminate
+from kafka_conformance.transactions.clients import ClientRowResult, TxnClientReport, _history, _unacknowledged
 from kafka_conformance.transactions.report import render_client_json, render_client_text
 
 
@@ -82,13 +83,13 @@ def test_a_run_cut_short_keeps_only_the_transactions_that_ended() -> None:
 def test_the_report_says_what_the_late_request_met() -> None:
     rows = (ClientRowResult("commit", "?", ("t1 committed",), (), ()),
             ClientRowResult("late-produce-into-next", "?", ("t1 commit refused (X), then aborted", "t2 committed"),
-                            ("'a0' to partition 0: written at offset 1",), ("aborted-read",),
+                            ("'a0' to partition 0: answered without an error (offset 1)",), ("aborted-read",),
                             ("t1 was aborted, yet read_committed reads 'a0' from partition 0",)),
             ClientRowResult("abort", "?", (), (), (), error="java: the producer process died"))
     report = TxnClientReport("java", "kafka:3.5.2", rows, 3.0)
     text = render_client_text(report)
     assert "  holds   commit" in text and "  ANOMALY late-produce-into-next     aborted-read" in text
-    assert "held request sent late: 'a0' to partition 0: written at offset 1" in text
+    assert "held request sent late: 'a0' to partition 0: answered without an error (offset 1)" in text
     assert "  ERROR   abort" in text and "the row did not finish: java: the producer process died" in text
     assert "1 of 3 rows hold" in text and report.exit_code == 1
     body = json.loads(render_client_json(report))
@@ -96,7 +97,8 @@ def test_the_report_says_what_the_late_request_met() -> None:
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--client", "nosuch", "--broker", "kafka:3.9.1"], "--client nosuch: transactions run with confluent-kafka, java, kafka-python"),
+    (["--client", "nosuch", "--broker", "kafka:3.9.1"],
+     "--client nosuch: transactions run with aiokafka, confluent-kafka, java, kafka-python"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--seed", "3"], "--seed is for the kit's own transaction scripts"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--transaction-version", "2"], "--transaction-version is for"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--row", "nosuch"], "no transaction client row 'nosuch'"),
@@ -113,7 +115,7 @@ def test_the_report_gets_a_column_per_client_and_broker() -> None:
 
     rows = (ClientRowResult("commit", "?", ("t1 committed",), (), ()),
             ClientRowResult("late-produce-into-next", "a question", ("t1 aborted", "t2 committed"),
-                            ("'a0' to partition 0: written at offset 1",), ("aborted-read",), ("why",)),
+                            ("'a0' to partition 0: answered without an error (offset 1)",), ("aborted-read",), ("why",)),
             ClientRowResult("abort", "?", (), (), (), error="gone"))
     column = transaction_client_column(TxnClientReport("java", "kafka:3.5.2", rows, 1.0), release="3.5.2")
     assert column.id == "transaction-clients:java on kafka:3.5.2@3.5.2"
@@ -121,13 +123,27 @@ def test_the_report_gets_a_column_per_client_and_broker() -> None:
     (divergence,) = column.cells[1].divergences
     assert divergence.anomaly == "aborted-read" and divergence.replay == (
         "kafka-conformance check transactions --client java --broker kafka:3.5.2 --row late-produce-into-next")
-    assert "held request sent late: 'a0' to partition 0: written at offset 1" in divergence.case
+    assert "held request sent late: 'a0' to partition 0: answered without an error (offset 1)" in divergence.case
     assert [r.id for r in transaction_client_rows()] == [r.name for r in CLIENT_TXN_ROWS]
 
-    named = plan.make_plan(clients=["java", "aiokafka"], brokers=["kafka:3.9.1"])
+    named = plan.make_plan(clients=["java", "sarama"], brokers=["kafka:3.9.1"])
     assert "transaction-clients" in named.suites
     assert named.transaction_clients == (("java", "kafka:3.9.1", True),)
-    assert any(n.suite == "transaction-clients" and n.target == "aiokafka" for n in named.not_run)
+    assert any(n.suite == "transaction-clients" and n.target == "sarama" for n in named.not_run)
     default = plan.make_plan(suites=["transaction-clients"])
     assert default.transaction_clients == ()
     assert any(n.suite == "transaction-clients" and "--client" in n.reason for n in default.not_run)
+
+
+def test_a_commit_over_a_send_that_did_not_succeed_is_the_clients_anomaly() -> None:
+    row = ClientTxnRow("x", "?", (Begin(), Write("a", 0), Write("b", 1), Commit(), Begin(), Write("c", 0), Write("d", 0),
+                                  Commit(), Begin(), Write("e", 0), Abort()))
+    events = (Acked("a", 0), Indeterminate("b", "KafkaTimeoutError"), Failed("c", "45"), Acked("e", 3))
+    found = _unacknowledged(row, [Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABORTED], events)
+    assert [name for name, _ in found] == ["committed-unacknowledged-write"] * 3
+    assert [why.split(", but ")[1] for _, why in found] == [
+        "its send of 'b' to partition 1 failed without saying whether it was written (KafkaTimeoutError)",
+        "its send of 'c' to partition 0 failed (45)",
+        "its send of 'd' to partition 0 never completed",
+    ]
+    assert _unacknowledged(row, [Outcome.ABORTED, Outcome.UNKNOWN], events) == []
