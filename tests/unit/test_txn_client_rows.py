@@ -9,6 +9,7 @@ import json
 import pytest
 
 from kafka_conformance.cli.main import main
+from kafka_conformance.reference.traces.events import Acked, Failed, Indeterminate
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, PlanError, ProduceRule, Release
 from kafka_conformance.reference.traces.program import ProducerTrace
 from kafka_conformance.reference.transactions.checker import Outcome, check_history
@@ -22,7 +23,6 @@ from kafka_conformance.transactions.client_rows import (
     Write,
     client_txn_row,
 )
-from kafka_conformance.reference.traces.events import Acked, Failed, Indeterminate
 from kafka_conformance.transactions.clients import ClientRowResult, TxnClientReport, _history, _unacknowledged
 from kafka_conformance.transactions.report import render_client_json, render_client_text
 
