@@ -46,17 +46,16 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.adapters.brokers.fault_hold import ADD_PARTITIONS, END_TXN, Held, LateDelivery, send_late, txn_answer_ok
+from kafka_conformance.adapters.brokers.fault_hold import ADD_PARTITIONS, END_TXN, PRODUCE, Holds, LateDelivery, read_frame
 from kafka_conformance.adapters.brokers.wire_client import _load_kafka, decode_batches
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.traces.events import Attempt, Event, Fault, FaultKind, Response
-from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, Release, RequestCounter
+from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, RequestCounter
 
 __all__ = ["FaultProxy", "LateDelivery", "ProxyError"]
 
-_PRODUCE, _METADATA, _FIND_COORDINATOR = 0, 3, 10
+_METADATA, _FIND_COORDINATOR = 3, 10
 
-_MAX_FRAME = 64 * 1024 * 1024
 _TOPIC_IDS = 13
 """The first Produce version that names topics by id (KIP-516)."""
 
@@ -79,29 +78,6 @@ class _Pending:
     close_after: bool = False
     release_at: float = 0.0
     """Monotonic time before which the answer is held; infinity for a lost request or answer."""
-
-
-def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
-    buf = bytearray()
-    while len(buf) < n:
-        try:
-            chunk = sock.recv(n - len(buf))
-        except OSError:
-            return None
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
-
-
-def _read_frame(sock: socket.socket) -> bytes | None:
-    head = _recv_exact(sock, 4)
-    if head is None:
-        return None
-    (size,) = struct.unpack(">i", head)
-    if not 0 < size <= _MAX_FRAME:
-        return None
-    return _recv_exact(sock, size)
 
 
 def _listen() -> socket.socket:
@@ -155,7 +131,7 @@ class _Connection:
     def _from_client(self) -> None:
         try:
             while not self.closed:
-                frame = _read_frame(self.client)
+                frame = read_frame(self.client)
                 if frame is None:
                     break
                 self._on_request(frame)
@@ -167,7 +143,7 @@ class _Connection:
         pending = _Pending(correlation_id, api_key, api_version)
         forward = True
         expects_answer = True
-        if api_key == _PRODUCE:
+        if api_key == PRODUCE:
             forward, expects_answer = self.proxy._on_produce(frame, pending, self.upstream_addr)
         if pending.rule is not None and pending.rule.action is Action.DISCONNECT_BEFORE:
             self.close()
@@ -186,7 +162,7 @@ class _Connection:
     def _from_upstream(self) -> None:
         try:
             while not self.closed:
-                frame = _read_frame(self.upstream)
+                frame = read_frame(self.upstream)
                 if frame is None:
                     break
                 (correlation_id,) = struct.unpack(">i", frame[:4])
@@ -234,20 +210,17 @@ class FaultProxy:
     def __init__(
         self, upstream_host: str, upstream_port: int, plan: FaultPlan | None = None, *,
         clock: Callable[[], int] | None = None, connect_timeout_s: float = 5.0,
-        settle: Callable[[], None] | None = None,
+        settle: Callable[[], bool] | None = None,
     ) -> None:
-        """``settle`` is called before a request held until ``after-end`` is sent: it waits until the
-        ended transaction's markers are in the logs (Kafka answers EndTxn before it writes them)."""
+        """``settle`` is :class:`~fault_hold.Holds`'s: it waits before a request held until ``after-end``
+        is sent, until the ended transaction's markers are in the logs."""
         self.plan = plan or FaultPlan()
         self.counter = RequestCounter(self.plan)
         self.connect_timeout_s = connect_timeout_s
         started = time.monotonic()
         self.clock = clock or (lambda: int((time.monotonic() - started) * 1000))
         self.events: list[Event] = []
-        self.late: list[LateDelivery] = []
-        """Held requests as they reached the broker, in order."""
-        self._held: list[Held] = []
-        self._settle = settle
+        self.holds = Holds(connect_timeout_s, settle)
         self._lock = threading.Lock()
         self._attempt_ids = itertools.count(1)
         self._listeners: dict[tuple[str, int], tuple[socket.socket, threading.Thread]] = {}
@@ -260,6 +233,11 @@ class FaultProxy:
         except OSError as exc:
             raise ProxyError(f"fault proxy: cannot reach upstream broker {upstream_host}:{upstream_port}: {exc}") from exc
         self.port = self._listener_for((upstream_host, upstream_port))
+
+    @property
+    def late(self) -> list[LateDelivery]:
+        """Held requests as they reached the broker, in order."""
+        return self.holds.late
 
     @property
     def bootstrap(self) -> str:
@@ -366,8 +344,7 @@ class FaultProxy:
         pending.attempts = tuple(attempts)
         if chosen is None:
             asked = {a[2] for a in attempts}
-            with self._lock:
-                cut = next((p for h in self._held if (p := h.cuts(asked)) is not None), None)
+            cut = self.holds.cut(asked)
             if cut is not None:  # the path to a held request's partitions is down until its transaction ends
                 chosen = ProduceRule(1, Action.DROP_REQUEST, cut)
         pending.rule = chosen
@@ -381,9 +358,7 @@ class FaultProxy:
         if chosen.delay_ms:  # DELAY, and an ERROR or ERROR_AFTER_APPEND that arrives late (row 14b)
             pending.release_at = time.monotonic() + chosen.delay_ms / 1000
         if action is Action.HOLD:
-            with self._lock:
-                self._held.append(Held(frame, pending.api_version, upstream, chosen,
-                                       tuple((p, tuple(vs)) for p, vs in sorted(values.items()))))
+            self.holds.hold(frame, pending.api_version, upstream, chosen, values)
             self._record(Fault(FaultKind.REQUEST_DROPPED, chosen.partition, now))  # to the client it is lost
         if action in (Action.DROP_REQUEST, Action.HOLD):
             pending.ready = b""
@@ -397,12 +372,13 @@ class FaultProxy:
         return True, expects_answer
 
     def _on_answer(self, frame: bytes, pending: _Pending) -> bytes:
-        """The bytes the client gets for an upstream answer (possibly rewritten), logging produce answers."""
+        """The bytes the client gets for an upstream answer (possibly rewritten), logging produce answers;
+        before a transaction's answer passes, the held requests it releases are sent (:class:`Holds`)."""
         if pending.api_key in (_METADATA, _FIND_COORDINATOR):
             return self._rewrite_addresses(frame, pending)
-        if pending.api_key in (END_TXN, ADD_PARTITIONS, _PRODUCE) and self._held:
-            self._release_held(pending.api_key, frame, pending.api_version)
-        if pending.api_key != _PRODUCE:
+        if pending.api_key in (END_TXN, ADD_PARTITIONS, PRODUCE):  # a held request may be due: sent first
+            self.holds.on_answer(pending.api_key, frame, pending.api_version)
+        if pending.api_key != PRODUCE:
             return frame
         from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
@@ -434,27 +410,6 @@ class FaultProxy:
             endpoint.host, endpoint.port = "127.0.0.1", self._listener_for((endpoint.host, endpoint.port))
         encoded: bytes = response.encode(header=True, framed=False)
         return encoded
-
-    # -- held requests ----------------------------------------------------------------
-    def _release_held(self, api_key: int, frame: bytes, version: int) -> None:
-        """Called with each answer of a transaction's life, before the client sees it: held requests whose
-        release point this answer reaches are sent now, so the order is the same on every run."""
-        if not txn_answer_ok(api_key, frame, version):
-            return
-        with self._lock:
-            due = []
-            for held in self._held:
-                if api_key == END_TXN and not held.ended:
-                    held.ended = True
-                    if held.rule.release is Release.AFTER_END:
-                        due.append(held)
-                elif api_key != END_TXN and held.ended and held.rule.release is Release.INTO_NEXT:
-                    due.append(held)
-            self._held = [h for h in self._held if h not in due and not (h.ended and h.rule.release is Release.NEVER)]
-        for held in due:
-            if held.rule.release is Release.AFTER_END and self._settle is not None:
-                self._settle()
-            self.late.extend(send_late(held, self.connect_timeout_s))
 
     def _error_answer(self, request: Any, pending: _Pending, error: ProduceError) -> bytes:
         from kafka.protocol.producer import ProduceResponse  # type: ignore[import-untyped,import-not-found,unused-ignore]

@@ -9,15 +9,19 @@ with a dict: ``ok``, else the error's ``class``, ``message``, ``code`` and wheth
 idempotence suite.
 
 Why sessions, not one driver: a runner program (the Java client) answers the calls over its
-JSON-lines protocol (``adapters/clients/runner.py``), while confluent-kafka runs in this process;
-the rows (``conformance/transactions/client_rows.py``) drive both the same way.
+JSON-lines protocol (``adapters/clients/runner.py``), while confluent-kafka, kafka-python and
+aiokafka run in this process; the rows (``conformance/transactions/client_rows.py``) drive them
+all the same way.  Every call is bounded: a call that does not return in its time is a
+:class:`ClientRunError` (the row could not finish), never a wait.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import logging
+import threading
 import time
 from typing import Any, Protocol
 
@@ -169,6 +173,7 @@ class _ConfluentSession:
             except KafkaException as exc:
                 err = exc.args[0]
                 if action == "commit" and err.retriable() and time.monotonic() < deadline:
+                    time.sleep(0.1)
                     continue
                 return {"ok": False, "class": err.name(), "message": err.str(), "code": err.code(),
                         "fatal": bool(err.fatal()) or not (err.txn_requires_abort() or err.retriable())}
@@ -186,7 +191,24 @@ _KAFKA_PYTHON_NAMES = {"enable.idempotence": "enable_idempotence", "acks": "acks
                        "retry.backoff.ms": "retry_backoff_ms", "transaction.timeout.ms": "transaction_timeout_ms",
                        "max.block.ms": "max_block_ms", "transactional.id": "transactional_id"}
 _FATAL_NAMES = ("ProducerFenced", "OutOfOrderSequence", "Authorization", "UnsupportedVersion", "IllegalState")
-"""The errors the Java client's documentation says to close the producer on, as kafka-python names them."""
+"""The errors the Java client's documentation says to close the producer on, as the Python clients name them."""
+
+
+def _python_settings(properties: dict[str, str], names: dict[str, str]) -> dict[str, Any]:
+    """The rows' Java properties as a Python client's keyword arguments (those it has a name for)."""
+    out: dict[str, Any] = {}
+    for key, value in properties.items():
+        if key in names:
+            out[names[key]] = (value == "true" if key == "enable.idempotence"
+                               else value if key in ("acks", "transactional.id") else int(value))
+    return out
+
+
+def _refused(exc: BaseException) -> dict[str, Any]:
+    """A Python client's exception as a call's answer."""
+    name = type(exc).__name__
+    return {"ok": False, "class": name, "message": str(exc), "code": getattr(exc, "errno", 0) or 0,
+            "fatal": any(part in name for part in _FATAL_NAMES)}
 
 
 class KafkaPythonTxnClient:
@@ -210,11 +232,7 @@ class KafkaPythonTxnClient:
         unknown = sorted(set(properties) - set(_KAFKA_PYTHON_NAMES))
         if unknown:
             raise ClientRunError(f"{self.name}: no setting for {', '.join(unknown)}")
-        config: dict[str, Any] = {}
-        for key, value in properties.items():
-            name = _KAFKA_PYTHON_NAMES[key]
-            config[name] = (value == "true" if key == "enable.idempotence" else value if key in ("acks", "transactional.id")
-                            else int(value))
+        config = _python_settings(properties, _KAFKA_PYTHON_NAMES)
         try:
             producer = kafka_producer(bootstrap_servers=bootstrap, client_id="kafka-conformance", reconnect_backoff_ms=20,
                                       reconnect_backoff_max_ms=200, **config)
@@ -242,15 +260,25 @@ class _KafkaPythonSession:
         future.add_errback(lambda exc: self.log.errored(value, *classify_kafka_python_error(exc)))
 
     def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
+        """kafka-python's commit and abort wait without a limit, so each call runs on a thread of its
+        own and is given up (the row could not finish) after ``timeout_s``."""
         calls = {"init": self.producer.init_transactions, "begin": self.producer.begin_transaction,
                  "commit": self.producer.commit_transaction, "abort": self.producer.abort_transaction}
-        try:
-            calls[action]()
-        except Exception as exc:  # kafka.errors.*: kafka-python is imported lazily
-            name = type(exc).__name__
-            return {"ok": False, "class": name, "message": str(exc), "code": getattr(exc, "errno", 0) or 0,
-                    "fatal": any(part in name for part in _FATAL_NAMES)}
-        return {"ok": True}
+        answer: list[dict[str, Any]] = []
+
+        def call() -> None:
+            try:
+                calls[action]()
+                answer.append({"ok": True})
+            except Exception as exc:  # kafka.errors.*: kafka-python is imported lazily
+                answer.append(_refused(exc))
+
+        worker = threading.Thread(target=call, name=f"kafka-conformance-kafka-python-{action}", daemon=True)
+        worker.start()
+        worker.join(timeout_s)
+        if not answer:
+            raise ClientRunError(f"kafka-python: the transaction call {action} gave no answer within {timeout_s:.0f} s")
+        return answer[0]
 
     def stop(self) -> None:
         from kafka_conformance.adapters.clients.kafka_python_client import close_producer
@@ -284,28 +312,23 @@ class AiokafkaTxnClient:
         from kafka_conformance.adapters.clients.aiokafka_client import LoopThread, SendDriver, start_producer
         from kafka_conformance.adapters.clients.protocol import MappedConfig
 
-        settings: dict[str, Any] = {"client_id": "kafka-conformance"}
-        for key, value in properties.items():
-            if key in _AIOKAFKA_NAMES:
-                settings[_AIOKAFKA_NAMES[key]] = (value == "true" if key == "enable.idempotence"
-                                                  else value if key in ("acks", "transactional.id") else int(value))
+        settings = {"client_id": "kafka-conformance", **_python_settings(properties, _AIOKAFKA_NAMES)}
         quiet = logging.getLogger("aiokafka")
         if not quiet.hasHandlers():  # its retry warnings would reach stderr through logging's last resort
             quiet.addHandler(logging.NullHandler())
-        loop = LoopThread().__enter__()
-        try:
+        with contextlib.ExitStack() as stack:
+            loop = stack.enter_context(LoopThread())
             producer = loop.call(start_producer(bootstrap, MappedConfig(self.name, tuple(settings.items()))), timeout=15)
-        except BaseException:
-            loop.__exit__(None, None, None)
-            raise
-        return _AiokafkaSession(producer, loop, SendDriver(producer, loop, log))
+            return _AiokafkaSession(producer, loop, SendDriver(producer, loop, log), stack.pop_all())
+        raise AssertionError("unreachable")  # the with block returns or raises
 
 
 class _AiokafkaSession:
-    def __init__(self, producer: Any, loop: Any, driver: Any) -> None:
+    def __init__(self, producer: Any, loop: Any, driver: Any, loop_exit: contextlib.ExitStack) -> None:
         self.producer = producer
         self.loop = loop
         self.driver = driver
+        self.loop_exit = loop_exit
 
     def send(self, step: SendStep, topic: str) -> None:
         self.driver.send(step, topic)
@@ -329,19 +352,17 @@ class _AiokafkaSession:
             self.loop.call(asyncio.wait_for(call(), timeout_s), timeout=timeout_s + 5)
         except ClientRunError:
             raise
-        except Exception as exc:  # aiokafka.errors.*, asyncio.TimeoutError
-            name = type(exc).__name__
-            return {"ok": False, "class": name, "message": str(exc), "code": getattr(exc, "errno", 0) or 0,
-                    "fatal": any(part in name for part in _FATAL_NAMES) or isinstance(exc, TimeoutError)}
+        except (asyncio.TimeoutError, TimeoutError) as exc:
+            raise ClientRunError(f"aiokafka: the transaction call {action} gave no answer within {timeout_s:.0f} s") from exc
+        except Exception as exc:  # aiokafka.errors.*
+            return _refused(exc)
         return {"ok": True}
 
     def stop(self) -> None:
         from kafka_conformance.adapters.clients.aiokafka_client import stop_producer
 
-        try:
+        with self.loop_exit:
             self.loop.call(stop_producer(self.producer), timeout=10)
-        finally:
-            self.loop.__exit__(None, None, None)
 
 
 TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient] | type[KafkaPythonTxnClient]

@@ -2,8 +2,8 @@
 
 For each row of :data:`~kafka_conformance.transactions.client_rows.CLIENT_TXN_ROWS` the kit
 creates a topic, opens a session of the client (``adapters/clients/txn.py``: the Java client's
-runner program, or confluent-kafka in this process) pointed at the fault proxy, plays the application's
-steps, and reads every partition back as read_committed and read_uncommitted consumers.  What
+runner program, or a Python client in this process) pointed at the fault proxy, plays the
+application's steps, and reads every partition back as read_committed and read_uncommitted consumers.  What
 the broker took is the proxy's record (every answer without an error, and the answer to a held
 request sent late), not the client's word; how each transaction ended is the client's.  The
 transaction checker (``reference/transactions/checker.py``) then names the anomalies.
@@ -12,7 +12,9 @@ A row *holds* when the checker finds none.  There is no "as Kafka does" here: th
 depends on the client as much as on the release (whether the client bumps its epoch after a
 batch it gave up on, KIP-360; whether the broker verifies partitions or bumps the epoch per
 transaction, KIP-890), and which of the two kept the data right is shown by the late request's
-answer.
+answer.  Beside the checker's anomalies, two are the client's own: a commit reported although one
+of the transaction's sends did not succeed, and a transaction the client could not end.  A row
+whose hold never fired, or whose held request was never released, could not run: it is no evidence.
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from kafka_conformance.adapters.brokers.fault_hold import LateDelivery
 from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyError
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.brokers.wire_txn import read_back, settle_offsets
-from kafka_conformance.adapters.clients.protocol import ClientRunError, CompletionLog
+from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, CompletionLog
 from kafka_conformance.adapters.clients.txn import TxnClient, TxnSession, txn_client_named
 from kafka_conformance.adapters.targets import Problem, Role, TargetError
 from kafka_conformance.options import Options
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.traces.events import Acked, Attempt, Event, Failed, Indeterminate, Response
+from kafka_conformance.reference.traces.fault_plan import Action
 from kafka_conformance.reference.traces.program import SendStep
 from kafka_conformance.reference.transactions.checker import Outcome, Transaction, TxnHistory, TxnWrite, check_history
 from kafka_conformance.reference.transactions.coordinator import TxnError
@@ -42,8 +45,8 @@ from kafka_conformance.reference.transactions.run import PartitionRead
 from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Begin, ClientTxnRow, Commit, Write, client_txn_row
 
-__all__ = ["TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport", "check_transaction_client", "run_client_row",
-           "txn_client"]
+__all__ = ["COMMITTED_UNACKNOWLEDGED", "NOT_ENDED", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport",
+           "check_transaction_client", "client_history", "run_client_row", "txn_client", "unacknowledged_commits"]
 
 TXN_CLIENT_PROPERTIES: dict[str, str] = {
     "enable.idempotence": "true",
@@ -57,6 +60,10 @@ TXN_CLIENT_PROPERTIES: dict[str, str] = {
 }
 """Java producer properties of every row: a request the network holds is given up within seconds
 (``delivery.timeout.ms``), and the transaction's own timeout is far beyond the row."""
+SETTLE_S = 0.8
+"""How long a request held until ``after-end`` waits for the transaction's markers (they normally take
+milliseconds).  The client's EndTxn answer waits with it, so this stays under the rows'
+``request.timeout.ms`` (1 s); a late request sent before the markers were seen says so."""
 CALL_TIMEOUT_S = 30.0
 """How long one transactional call (a commit waits for its batches) is waited for."""
 
@@ -73,7 +80,7 @@ class ClientRowResult:
     explanations: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     error: str = ""
-    """Set when the row could not be run to its end (the client or the broker failed)."""
+    """Set when the row could not be run to its end, or read back (the client or the broker failed)."""
 
     @property
     def holds(self) -> bool:
@@ -92,7 +99,7 @@ def _code(code: int | None) -> str:
 
 def _late_text(late: LateDelivery) -> str:
     what = ", ".join(repr(v) for v in late.values)
-    answer = _code(late.error) if late.error else f"answered without an error (offset {late.base_offset})"
+    answer = f"answered without an error (offset {late.base_offset})" if late.error == 0 else _code(late.error)
     return f"{what} to partition {late.partition}: {answer}{f' ({late.detail})' if late.detail else ''}"
 
 
@@ -132,7 +139,7 @@ def _play(row: ClientTxnRow, process: TxnSession, topic: str) -> tuple[list[Outc
     return outcomes, words
 
 
-def _history(row: ClientTxnRow, outcomes: Sequence[Outcome], taken: set[str],
+def client_history(row: ClientTxnRow, outcomes: Sequence[Outcome], taken: set[str],
              reads: tuple[PartitionRead, ...]) -> TxnHistory:
     """One transaction per outcome (a row cut short keeps those that ended), each write with the
     broker's word on it."""
@@ -140,6 +147,16 @@ def _history(row: ClientTxnRow, outcomes: Sequence[Outcome], taken: set[str],
         Transaction(f"t{n}", tuple(TxnWrite(w.value, w.partition, w.value in taken) for w in writes), outcome,
                     end_taken=outcome is not Outcome.UNKNOWN)
         for n, (outcome, writes) in enumerate(zip(outcomes, _transactions(row), strict=False), start=1)), reads)
+
+
+def _unfired(row: ClientTxnRow, proxy: FaultProxy) -> str:
+    """Why the row's fault did not happen as written (it is then no evidence), or empty."""
+    holds = sum(r.action is Action.HOLD for r in row.plan.rules)
+    if holds and proxy.holds.made < holds:
+        return "the hold never fired: the client sent no produce request for the held partition"
+    if proxy.holds.pending():
+        return "a held request was never released: the broker answered no EndTxn or next transaction through the proxy"
+    return ""
 
 
 def _taken(proxy: FaultProxy) -> set[str]:
@@ -156,13 +173,12 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
     """Run ``row`` with ``client`` against the broker at host:port, on a topic and transactional id of its own."""
     nonce = nonce or uuid.uuid4().hex[:8]
     topic, txn_id = f"txn-client-{nonce}-{row.name}", f"kit-client-{nonce}-{row.name}"
-    client.prepare()  # a first build or fetch is not the row's time
     with WireClient(host, port, timeout_s=deadline_s) as wire:
         wire.create_topic(topic, partitions=row.partitions, timeout_s=deadline_s)
 
-    def settle() -> None:
+    def settle() -> bool:
         with WireClient(host, port, timeout_s=deadline_s) as own:
-            settle_offsets(own, topic, row.partitions, 5.0)
+            return settle_offsets(own, topic, row.partitions, SETTLE_S)
 
     started = time.monotonic()
     clock: Callable[[], int] = lambda: int((time.monotonic() - started) * 1000)  # noqa: E731
@@ -179,19 +195,26 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                     raise ClientRunError(f"initTransactions refused: {_refusal(answer)}")
                 outcomes, words = _play(row, process, topic)
             finally:
-                process.stop()
+                try:
+                    process.stop()
+                except Exception as exc:  # what the row saw stands; the client's failure to close is noted
+                    log.note(f"the client did not close cleanly: {exc}")
                 completions = log.close()
             taken, late = _taken(proxy), tuple(proxy.late)
-    except (ClientRunError, ProxyError) as exc:
+            unfired = _unfired(row, proxy)
+    except (ClientRunError, ClientConfigError, ProxyError) as exc:
         return ClientRowResult(row.name, row.question, tuple(words), (), (), notes=tuple(log.notes), error=str(exc))
+    if unfired:
+        return ClientRowResult(row.name, row.question, tuple(words), tuple(_late_text(x) for x in late), (),
+                               notes=tuple(log.notes), error=unfired)
     try:
         with WireClient(host, port, timeout_s=deadline_s) as wire:
             reads = read_back(wire, topic, row.partitions, deadline_s=deadline_s)
     except WireError as exc:
         error = f"reading back: {exc}"
         reads = ()
-    found = [(a.name, a.explanation) for a in check_history(_history(row, outcomes, taken, reads))] if reads else []
-    found += _unacknowledged(row, outcomes, completions)
+    found = [(a.name, a.explanation) for a in check_history(client_history(row, outcomes, taken, reads))] if reads else []
+    found += unacknowledged_commits(row, outcomes, completions)
     found += [(NOT_ENDED, f"the client could not end {said.split(' ', 1)[0]}: {said.split(' ', 1)[1]}")
               for outcome, said in zip(outcomes, words, strict=True) if outcome is Outcome.UNKNOWN]
     return ClientRowResult(row.name, row.question, tuple(words), tuple(_late_text(x) for x in late),
@@ -200,8 +223,8 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
 
 NOT_ENDED = "transaction-not-ended"
 """The client's own anomaly: a commit or abort was refused so that the producer cannot go on (fenced,
-an illegal state), with no fault to explain it in the rows that have none: the application cannot
-tell whether its transaction committed."""
+an illegal state): the application cannot tell whether its transaction committed.  No row starts a
+second producer or lets a transaction time out, so nothing in a row fences the client."""
 COMMITTED_UNACKNOWLEDGED = "committed-unacknowledged-write"
 """The client's own anomaly: it reported a transaction committed although one of the transaction's
 sends had failed or never completed.  KIP-98's producer must refuse the commit then (the Java
@@ -209,7 +232,7 @@ client's ``commitTransaction`` throws the send's error): the application believe
 the log that is not, or that the broker took on its own, outside what was committed."""
 
 
-def _unacknowledged(row: ClientTxnRow, outcomes: Sequence[Outcome], events: Sequence[Event]) -> list[tuple[str, str]]:
+def unacknowledged_commits(row: ClientTxnRow, outcomes: Sequence[Outcome], events: Sequence[Event]) -> list[tuple[str, str]]:
     said = {e.value: e for e in events if isinstance(e, (Acked, Failed, Indeterminate))}
     found = []
     for n, (outcome, writes) in enumerate(zip(outcomes, _transactions(row), strict=False), start=1):
@@ -279,6 +302,10 @@ def check_transaction_client(client: str, broker: str, options: Options | None =
     opts = options if options is not None else Options()
     chosen = CLIENT_TXN_ROWS if rows is None else tuple(_client_row(name) for name in rows)
     runner = txn_client(client)
+    try:
+        runner.prepare()  # a first build or fetch is charged to no row
+    except (ClientRunError, ClientConfigError) as exc:
+        raise TargetError(f"--client {client}: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
     started = time.monotonic()
     column = f"transactions {client} on {broker}"
     results: list[ClientRowResult] = []

@@ -23,7 +23,7 @@ from kafka_conformance.transactions.client_rows import (
     Write,
     client_txn_row,
 )
-from kafka_conformance.transactions.clients import ClientRowResult, TxnClientReport, _history, _unacknowledged
+from kafka_conformance.transactions.clients import ClientRowResult, TxnClientReport, client_history, unacknowledged_commits
 from kafka_conformance.transactions.report import render_client_json, render_client_text
 
 
@@ -66,7 +66,7 @@ def _read(partition: int, committed: tuple[str, ...], uncommitted: tuple[str, ..
 def test_the_history_groups_writes_by_transaction_with_the_brokers_word_on_each() -> None:
     """The late-into-next shape as Kafka 3.5.2 and the Java client left it: the checker names the aborted read."""
     row = client_txn_row("late-produce-into-next")
-    history = _history(row, [Outcome.ABORTED, Outcome.COMMITTED], {"a0", "b0", "b1"},
+    history = client_history(row, [Outcome.ABORTED, Outcome.COMMITTED], {"a0", "b0", "b1"},
                        (_read(0, ("a0", "b0")), _read(1, ("b1",))))
     assert [t.name for t in history.transactions] == ["t1", "t2"]
     assert [(w.value, w.partition, w.taken) for w in history.transactions[0].writes] == [("a0", 0, True)]
@@ -75,7 +75,7 @@ def test_the_history_groups_writes_by_transaction_with_the_brokers_word_on_each(
 
 def test_a_run_cut_short_keeps_only_the_transactions_that_ended() -> None:
     row = ClientTxnRow("x", "?", (Begin(), Write("a", 0), Commit(), Begin(), Write("b", 0), Abort()))
-    history = _history(row, [Outcome.UNKNOWN], set(), (_read(0, ()),))
+    history = client_history(row, [Outcome.UNKNOWN], set(), (_read(0, ()),))
     assert [(t.name, t.outcome, t.end_taken) for t in history.transactions] == [("t1", Outcome.UNKNOWN, False)]
     assert check_history(history) == ()
 
@@ -139,11 +139,11 @@ def test_a_commit_over_a_send_that_did_not_succeed_is_the_clients_anomaly() -> N
     row = ClientTxnRow("x", "?", (Begin(), Write("a", 0), Write("b", 1), Commit(), Begin(), Write("c", 0), Write("d", 0),
                                   Commit(), Begin(), Write("e", 0), Abort()))
     events = (Acked("a", 0), Indeterminate("b", "KafkaTimeoutError"), Failed("c", "45"), Acked("e", 3))
-    found = _unacknowledged(row, [Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABORTED], events)
+    found = unacknowledged_commits(row, [Outcome.COMMITTED, Outcome.COMMITTED, Outcome.ABORTED], events)
     assert [name for name, _ in found] == ["committed-unacknowledged-write"] * 3
     assert [why.split(", but ")[1] for _, why in found] == [
         "its send of 'b' to partition 1 failed without saying whether it was written (KafkaTimeoutError)",
         "its send of 'c' to partition 0 failed (45)",
         "its send of 'd' to partition 0 never completed",
     ]
-    assert _unacknowledged(row, [Outcome.ABORTED, Outcome.UNKNOWN], events) == []
+    assert unacknowledged_commits(row, [Outcome.ABORTED, Outcome.UNKNOWN], events) == []

@@ -33,7 +33,8 @@ def transaction_client_column(report: TxnClientReport, *, release: str) -> Colum
 def _cell(report: TxnClientReport, row: ClientRowResult) -> Cell:
     replay = (f"kafka-conformance check transactions --client {shlex.quote(report.client)} "
               f"--broker {shlex.quote(report.broker)} --row {shlex.quote(row.name)}")
-    notes = tuple(f"held request sent late: {late}" for late in row.late)
+    late = tuple(f"held request sent late: {late}" for late in row.late)
+    notes = (*late, *row.notes)
     if row.error and not row.anomalies:
         return Cell(row.name, CellStatus.COULD_NOT_RUN, 1, reason=f"the row did not finish: {row.error}", notes=notes)
     if row.holds:
@@ -41,8 +42,9 @@ def _cell(report: TxnClientReport, row: ClientRowResult) -> Cell:
     divergence = Divergence(
         anomaly=row.anomalies[0],
         summary=row.question,
-        case=(*row.outcomes, *notes),
-        expected="no anomaly: read_committed reads every committed write and nothing else",
+        case=(*row.outcomes, *late),
+        expected="no anomaly: read_committed reads every committed write and nothing else, and the client "
+                 "commits only transactions whose sends all succeeded",
         actual=", ".join(row.anomalies),
         explanation="; ".join(row.explanations),
         replay=replay,
