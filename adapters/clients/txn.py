@@ -31,7 +31,7 @@ from kafka_conformance.adapters.clients.protocol import ClientRunError, Completi
 from kafka_conformance.adapters.clients.runner import RunnerProcess
 from kafka_conformance.reference.traces.program import SendStep
 
-__all__ = ["TXN_CLIENTS", "TxnClient", "TxnSession", "txn_client_named"]
+__all__ = ["AiokafkaTxnClient", "ConfluentTxnClient", "JavaTxnClient", "KafkaPythonTxnClient", "TxnClient", "TxnSession"]
 
 
 class TxnSession(Protocol):
@@ -363,20 +363,3 @@ class _AiokafkaSession:
 
         with self.loop_exit:
             self.loop.call(stop_producer(self.producer), timeout=10)
-
-
-TXN_CLIENTS: dict[str, type[JavaTxnClient] | type[ConfluentTxnClient] | type[KafkaPythonTxnClient]
-                  | type[AiokafkaTxnClient]] = {
-    "java": JavaTxnClient,
-    "confluent-kafka": ConfluentTxnClient,
-    "kafka-python": KafkaPythonTxnClient,
-    "aiokafka": AiokafkaTxnClient,
-}
-"""The clients the transaction client rows run with."""
-
-
-def txn_client_named(name: str) -> TxnClient:
-    """A new client of that name; KeyError naming the known ones."""
-    if name not in TXN_CLIENTS:
-        raise KeyError(f"transactions run with {', '.join(sorted(TXN_CLIENTS))}")
-    return TXN_CLIENTS[name]()

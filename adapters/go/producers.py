@@ -33,19 +33,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from kafka_conformance.adapters.clients.protocol import (
     ClientRunError,
+    CompletionLog,
     MappedConfig,
     as_int,
     broker_error_outcome,
     java_settings,
 )
-from kafka_conformance.adapters.clients.runner import ProgramClient
+from kafka_conformance.adapters.clients.runner import ProgramClient, RunnerProcess
+from kafka_conformance.adapters.clients.txn import TxnSession
 from kafka_conformance.adapters.go.build import GoBuildError, GoUnavailable, cached_program, go_tool, program
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.program import ProducerTrace
 
-__all__ = ["FranzGoClient", "GoSettings", "SaramaClient", "classify_go_error", "go_settings"]
+__all__ = ["SARAMA_RELEASE", "FranzGoClient", "GoSettings", "GoTxnClient", "SaramaClient", "classify_go_error", "go_settings"]
 
 FRANZ_GO = "franz-go"
 SARAMA = "sarama"
@@ -135,3 +139,40 @@ class SaramaClient(_GoClient):
     """Runs a trace through sarama's ``AsyncProducer`` in our Go runner."""
 
     name = SARAMA
+
+
+SARAMA_RELEASE = "2.5.0"
+"""The Kafka release sarama is told it speaks to: sarama does not negotiate request versions, and
+2.5 (transactions with KIP-360's epoch bump) is spoken by every release the rows run on."""
+
+
+@attrs.define
+class GoTxnClient:
+    """franz-go's ``kgo.Client`` or sarama's ``AsyncProducer`` in the kit's Go runners
+    (``adapters/go/cmd/*``), which answer the ``txn`` calls of the runner protocol."""
+
+    name: str
+    _command: list[str] | None = None
+
+    def available(self) -> str | None:
+        return (FranzGoClient() if self.name == "franz-go" else SaramaClient()).available()
+
+    def prepare(self) -> None:
+        self._command = (FranzGoClient() if self.name == "franz-go" else SaramaClient()).command()
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        if self._command is None:
+            self.prepare()
+        assert self._command is not None
+        txn_keys = ("transactional.id", "transaction.timeout.ms", "max.block.ms")
+        mapped = go_settings(self.name, {k: v for k, v in properties.items() if k not in txn_keys}, SARAMA_RELEASE)
+        settings = {**mapped.as_dict(), "bootstrap": bootstrap.split(","), "transactional_id": properties["transactional.id"]}
+        if "transaction.timeout.ms" in properties:
+            settings["transaction_timeout_ms"] = int(properties["transaction.timeout.ms"])
+        process = RunnerProcess(self.name, self._command, log, classify_go_error)
+        try:
+            process.open(settings)
+        except Exception:
+            process.stop()
+            raise
+        return process

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from kafka_conformance.adapters.clients.txn import TXN_CLIENTS, txn_client_named
 from kafka_conformance.adapters.targets import Problem, Role, TargetError, parse_target, roles_of, takes
 from kafka_conformance.authorizer.targets import Target, resolve_target
 from kafka_conformance.broker.targets import broker_targets_table, parse_broker_target
@@ -27,6 +26,7 @@ from kafka_conformance.producer.clients import MODEL, REAL_CLIENTS, resolve_clie
 from kafka_conformance.producer.engines import parse_broker
 from kafka_conformance.reference.releases import DEFAULT_RELEASE, IDEMPOTENCE_RELEASES, known_release
 from kafka_conformance.report.model import SUITES, NotRun
+from kafka_conformance.transactions.clients import TXN_CLIENTS
 
 __all__ = ["Plan", "ReportError", "make_plan", "target_suites"]
 
@@ -329,7 +329,7 @@ def _transaction_clients(clients: Sequence[str], brokers: Sequence[str], all_run
     not_run.extend(NotRun("transaction-clients", c, f"not a transactional client of the kit's yet (it runs "
                                                      f"{', '.join(sorted(TXN_CLIENTS))})")
                    for c in dict.fromkeys(clients) if c not in TXN_CLIENTS and c != MODEL)
-    chosen = named or ([c for c in sorted(TXN_CLIENTS) if txn_client_named(c).available() is None] if all_runnable else [])
+    chosen = named or ([c for c in sorted(TXN_CLIENTS) if TXN_CLIENTS[c]().available() is None] if all_runnable else [])
     transaction_brokers = named_brokers or ([b for b, _ in _transaction_brokers((), all_runnable, [])] if all_runnable else [])
     if not chosen or not transaction_brokers:
         not_run.append(NotRun("transaction-clients", "--client", "name a transactional client (--client "

@@ -32,7 +32,15 @@ from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyErro
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
 from kafka_conformance.adapters.brokers.wire_txn import read_back, settle_offsets
 from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, CompletionLog
-from kafka_conformance.adapters.clients.txn import TxnClient, TxnSession, txn_client_named
+from kafka_conformance.adapters.clients.txn import (
+    AiokafkaTxnClient,
+    ConfluentTxnClient,
+    JavaTxnClient,
+    KafkaPythonTxnClient,
+    TxnClient,
+    TxnSession,
+)
+from kafka_conformance.adapters.go.producers import GoTxnClient
 from kafka_conformance.adapters.targets import Problem, Role, TargetError
 from kafka_conformance.options import Options
 from kafka_conformance.reference.broker.produce_errors import ProduceError
@@ -45,7 +53,7 @@ from kafka_conformance.reference.transactions.run import PartitionRead
 from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Begin, ClientTxnRow, Commit, Write, client_txn_row
 
-__all__ = ["COMMITTED_UNACKNOWLEDGED", "NOT_ENDED", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport",
+__all__ = ["COMMITTED_UNACKNOWLEDGED", "NOT_ENDED", "TXN_CLIENTS", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport",
            "check_transaction_client", "client_history", "run_client_row", "txn_client", "unacknowledged_commits"]
 
 TXN_CLIENT_PROPERTIES: dict[str, str] = {
@@ -280,12 +288,23 @@ class TxnClientReport:
         return 0 if self.conforms else 1
 
 
+TXN_CLIENTS: dict[str, Callable[[], TxnClient]] = {
+    "java": JavaTxnClient,
+    "confluent-kafka": ConfluentTxnClient,
+    "kafka-python": KafkaPythonTxnClient,
+    "aiokafka": AiokafkaTxnClient,
+    "franz-go": lambda: GoTxnClient("franz-go"),
+    "sarama": lambda: GoTxnClient("sarama"),
+}
+"""The clients the transaction client rows run with (``adapters/clients/txn.py``, ``adapters/go/producers.py``)."""
+
+
 def txn_client(name: str) -> TxnClient:
     """The client ``name``, ready to run here; a TargetError naming what is missing otherwise."""
-    try:
-        client = txn_client_named(name)
-    except KeyError as exc:
-        raise TargetError(f"--client {name}: {exc.args[0]}", Problem.MALFORMED, Role.TRANSACTIONS) from None
+    if name not in TXN_CLIENTS:
+        raise TargetError(f"--client {name}: transactions run with {', '.join(sorted(TXN_CLIENTS))}", Problem.MALFORMED,
+                          Role.TRANSACTIONS)
+    client = TXN_CLIENTS[name]()
     reason = client.available()
     if reason is not None:
         raise TargetError(f"--client {name}: {reason}", Problem.UNAVAILABLE, Role.TRANSACTIONS)

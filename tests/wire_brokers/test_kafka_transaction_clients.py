@@ -1,5 +1,5 @@
-"""Real transactional producers (Apache Kafka's Java client, confluent-kafka, kafka-python, aiokafka)
-behind the fault proxy, on real Kafka.
+"""Real transactional producers (Apache Kafka's Java client, confluent-kafka, kafka-python, aiokafka,
+franz-go, sarama) behind the fault proxy, on real Kafka.
 
 The Jepsen shape (a Produce held in the network until its transaction has ended) with a real
 client: before KIP-890 (3.5.2) the late request is written, into a transaction nobody ends or
@@ -13,14 +13,13 @@ from __future__ import annotations
 import pytest
 
 from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
-from kafka_conformance.adapters.clients.txn import txn_client_named
 from kafka_conformance.options import Options
-from kafka_conformance.transactions.clients import check_transaction_client
+from kafka_conformance.transactions.clients import TXN_CLIENTS, check_transaction_client
 from kafka_conformance.transactions.report import render_client_text
 
 
 def _need(client: str, version: str) -> None:
-    reason = kafka_broker_reason(version) or txn_client_named(client).available()
+    reason = kafka_broker_reason(version) or TXN_CLIENTS[client]().available()
     if reason is not None:
         pytest.skip(f"kafka:{version} with {client}: {reason}")
 
@@ -31,6 +30,7 @@ def _need(client: str, version: str) -> None:
     ("java", "4.3.1", (), ()),
     ("confluent-kafka", "3.5.2", ("hanging-transaction",), ("aborted-read",)),
     ("confluent-kafka", "3.9.1", (), ()),
+    ("sarama", "3.5.2", ("hanging-transaction",), ("aborted-read",)),
 ])
 def test_a_client_meets_a_late_produce(client: str, release: str, after_abort: tuple[str, ...],
                                        into_next: tuple[str, ...]) -> None:
@@ -72,6 +72,19 @@ def test_kafka_python_commits_a_transaction_whose_batch_expired() -> None:
         assert "its send of 'a0' to partition 0 failed without saying whether it was written" in results[name].explanations[0]
     (late,) = results["late-produce-after-abort"].late
     assert late == "'a0' to partition 0: INVALID_TXN_STATE (48)", text  # 3.6+ verification keeps it out of the log
+
+
+def test_franz_go_refuses_to_commit_over_a_refused_send() -> None:
+    """franz-go, like aiokafka, waits the hold out and commits its first transaction; in the next, after
+    3.6+ refused a batch 45 (KAFKA-14920), it refuses the commit and the application aborts: no anomaly,
+    where aiokafka commits (entry 22)."""
+    _need("franz-go", "3.9.1")
+    report = check_transaction_client("franz-go", "kafka:3.9.1", Options(), rows=["late-produce-into-next"])
+    text = render_client_text(report)
+    (row,) = report.rows
+    assert row.holds, text
+    assert row.outcomes[0] == "t1 committed" and row.outcomes[1].startswith("t2 commit refused (OPERATION_NOT_ATTEMPTED"), text
+    assert row.outcomes[1].endswith("then aborted"), text
 
 
 def test_aiokafka_commits_a_transaction_whose_send_was_refused() -> None:

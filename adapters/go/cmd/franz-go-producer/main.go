@@ -66,6 +66,12 @@ func open(s runner.Settings, done func(runner.Completion)) (runner.Producer, err
 	if s.BatchSize != nil {
 		opts = append(opts, kgo.ProducerBatchMaxBytes(int32(*s.BatchSize)))
 	}
+	if s.TransactionalID != "" {
+		opts = append(opts, kgo.TransactionalID(s.TransactionalID))
+		if s.TransactionTimeoutMs != nil {
+			opts = append(opts, kgo.TransactionTimeout(runner.Ms(*s.TransactionTimeoutMs)))
+		}
+	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		// NewClient only validates the options; it does not dial.
@@ -82,6 +88,33 @@ func (p *producer) Send(id, topic string, partition int32, value string) {
 }
 
 func (p *producer) Flush() { _ = p.cl.Flush(context.Background()) }
+
+// Txn follows franz-go's documentation of EndTransaction: flush before a commit, drop what is
+// buffered before an abort; a commit it refuses (OperationNotAttempted, TransactionAbortable, an
+// unconfirmed outcome) is left to the harness, which aborts. franz-go has no init call: the
+// producer ID is loaded when the first transaction produces.
+func (p *producer) Txn(action string) (bool, error) {
+	ctx := context.Background()
+	var err error
+	switch action {
+	case "init":
+		return false, nil
+	case "begin":
+		err = p.cl.BeginTransaction()
+	case "commit":
+		if err = p.cl.Flush(ctx); err == nil {
+			err = p.cl.EndTransaction(ctx, kgo.TryCommit)
+		}
+	case "abort":
+		if err = p.cl.AbortBufferedRecords(ctx); err == nil {
+			err = p.cl.EndTransaction(ctx, kgo.TryAbort)
+		}
+	default:
+		return true, fmt.Errorf("unknown transactional call %q", action)
+	}
+	return err != nil && (errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.TransactionalIDAuthorizationFailed) ||
+		errors.Is(err, kerr.ClusterAuthorizationFailed) || errors.Is(err, kgo.ErrClientClosed)), err
+}
 
 func (p *producer) Close(timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

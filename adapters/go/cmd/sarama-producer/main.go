@@ -67,6 +67,12 @@ func config(s runner.Settings) (*sarama.Config, error) {
 	if s.BatchSize != nil {
 		c.Producer.Flush.Bytes = *s.BatchSize
 	}
+	if s.TransactionalID != "" {
+		c.Producer.Transaction.ID = s.TransactionalID
+		if s.TransactionTimeoutMs != nil {
+			c.Producer.Transaction.Timeout = runner.Ms(*s.TransactionTimeoutMs)
+		}
+	}
 	return c, c.Validate()
 }
 
@@ -115,6 +121,26 @@ func (p *producer) Send(id, topic string, partition int32, value string) {
 	p.pending++
 	p.mu.Unlock()
 	p.ap.Input() <- &sarama.ProducerMessage{Topic: topic, Partition: partition, Value: sarama.StringEncoder(value), Metadata: id}
+}
+
+// Txn makes one of AsyncProducer's transactional calls (sarama has no init call: the producer
+// initialises its transactional ID when it is built); the producer cannot go on when sarama's
+// transaction status carries its fatal flag.
+func (p *producer) Txn(action string) (bool, error) {
+	var err error
+	switch action {
+	case "init":
+		return false, nil
+	case "begin":
+		err = p.ap.BeginTxn()
+	case "commit":
+		err = p.ap.CommitTxn()
+	case "abort":
+		err = p.ap.AbortTxn()
+	default:
+		return true, fmt.Errorf("unknown transactional call %q", action)
+	}
+	return err != nil && p.ap.TxnStatus()&sarama.ProducerTxnFlagFatalError != 0, err
 }
 
 // Flush waits until every record sent so far has completed: AsyncProducer has no flush of its own.

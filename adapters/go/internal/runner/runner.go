@@ -7,10 +7,12 @@
 //	in  {"op":"open","props":{...}}      first line: build the producer
 //	    {"op":"send","id":"v0","topic":"t","partition":0,"value":"v0"}
 //	    {"op":"flush"}                    flush on a goroutine of its own
+//	    {"op":"txn","action":"init|begin|commit|abort"}  a transactional call, on this goroutine
 //	    {"op":"close","timeout_ms":1000}  close within the timeout, then exit
 //	out {"event":"ready"} | {"event":"config-error",...} | {"event":"start-error",...}
 //	    {"event":"acked","id":..,"offset":n}
 //	    {"event":"error","id":..,"sync":b,"class":..,"message":..,"code":n}
+//	    {"event":"txn","action":..,"ok":true} | {"event":"txn","action":..,"ok":false,"class":..,"message":..,"code":n,"fatal":b}
 //	    {"event":"flushed"} | {"event":"closed"} | {"event":"bad-command",...}
 //
 // "props" holds the settings the Python adapter mapped from the trace's Java
@@ -44,6 +46,9 @@ type Settings struct {
 	RetryBackoffMs    *int     `json:"retry_backoff_ms"`
 	BatchSize         *int     `json:"batch_size"`
 	KafkaVersion      string   `json:"kafka_version"`
+	// TransactionalID makes the producer transactional (the txn calls), with its timeout.
+	TransactionalID      string `json:"transactional_id"`
+	TransactionTimeoutMs *int   `json:"transaction_timeout_ms"`
 }
 
 // ConfigError is a setting the client refuses; it becomes a config-error line.
@@ -68,6 +73,13 @@ type Producer interface {
 	Flush()
 	// Close stops the client within the timeout.
 	Close(timeout time.Duration)
+}
+
+// Transactional is a Producer that runs KIP-98 transactions: Txn makes one call
+// (init, begin, commit, abort) and says, on an error, whether the producer can
+// still go on (fatal false: the transaction can be aborted).
+type Transactional interface {
+	Txn(action string) (fatal bool, err error)
 }
 
 // Describe turns a client error into (class, message, Kafka error code or 0).
@@ -97,6 +109,7 @@ type command struct {
 	Partition int32           `json:"partition"`
 	Value     string          `json:"value"`
 	TimeoutMs int64           `json:"timeout_ms"`
+	Action    string          `json:"action"`
 }
 
 // Main runs the protocol on stdin and stdout with the given client.
@@ -168,6 +181,21 @@ loop:
 					producer.Flush()
 					Emit(map[string]any{"event": "flushed"})
 				}()
+			case "txn":
+				txn, ok := producer.(Transactional)
+				if !ok {
+					Emit(map[string]any{"event": "txn", "action": cmd.Action, "ok": false, "class": "runner",
+						"message": "this producer runs no transactions", "code": 0, "fatal": true})
+					continue
+				}
+				fatal, err := txn.Txn(cmd.Action)
+				if err == nil {
+					Emit(map[string]any{"event": "txn", "action": cmd.Action, "ok": true})
+					continue
+				}
+				class, message, code := describe(err)
+				Emit(map[string]any{"event": "txn", "action": cmd.Action, "ok": false, "class": class, "message": message,
+					"code": code, "fatal": fatal})
 			case "close":
 				closeTimeout = time.Duration(cmd.TimeoutMs) * time.Millisecond
 				break loop
