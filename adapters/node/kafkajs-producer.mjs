@@ -47,22 +47,45 @@ async function open (s) {
       maxInFlightRequests: s.max_in_flight,
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
-      retry
+      retry,
+      ...(s.transactional_id ? { transactionalId: s.transactional_id, transactionTimeout: s.transaction_timeout_ms } : {})
     })
   } catch (error) {
     throw refusal(error)
   }
   await producer.connect()
+  // A transactional producer sends through the transaction it began (KafkaJS's producer.transaction());
+  // connect() initialised its transactional id.
+  // KafkaJS's commit does not wait for the transaction's sends, and its documentation has the
+  // application await them first: so does this runner, as such an application would.
+  let transaction = null
+  let sends = []
   return {
     async send (topic, partition, value) {
-      const answers = await producer.send({
+      const sending = (transaction ?? producer).send({
         topic,
         acks: s.acks,
         timeout: s.request_timeout_ms,
         messages: [{ partition, value }]
       })
+      if (transaction !== null) sends.push(sending)
+      const answers = await sending
       const mine = answers.find((a) => a.topicName === topic && a.partition === partition) ?? answers[0]
       return mine === undefined || mine.baseOffset === undefined ? -1 : mine.baseOffset
+    },
+    async txn (action) {
+      if (action === 'init') return
+      if (action === 'begin') {
+        transaction = await producer.transaction()
+        return
+      }
+      if (action !== 'commit' && action !== 'abort') throw new Error(`unknown transactional call ${action}`)
+      if (transaction === null) throw new Error(`${action} with no transaction begun`)
+      await Promise.allSettled(sends)
+      sends = []
+      // Kept until it ended: after a refused commit, the application aborts this same transaction.
+      await (action === 'commit' ? transaction.commit() : transaction.abort())
+      transaction = null
     },
     close () {
       return producer.disconnect()

@@ -47,19 +47,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from kafka_conformance.adapters.clients.protocol import (
     ClientConfigError,
     ClientRunError,
+    CompletionLog,
     MappedConfig,
     broker_error_outcome,
     java_settings,
 )
-from kafka_conformance.adapters.clients.runner import ProgramClient
+from kafka_conformance.adapters.clients.runner import ProgramClient, RunnerProcess
+from kafka_conformance.adapters.clients.txn import TxnSession
 from kafka_conformance.adapters.node.install import NodeInstallError, NodeUnavailable, installed_runner, node_major, node_tool, runner
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.program import ProducerTrace
 
-__all__ = ["KafkaJSClient", "PlatformaticClient", "classify_node_error", "node_settings"]
+__all__ = ["KafkaJSClient", "NodeTxnClient", "PlatformaticClient", "classify_node_error", "node_settings"]
 
 KAFKAJS = "kafkajs"
 PLATFORMATIC = "platformatic"
@@ -156,3 +160,37 @@ class PlatformaticClient(_NodeClient):
     """Runs a trace through @platformatic/kafka's ``Producer`` in our Node.js runner."""
 
     name = PLATFORMATIC
+
+
+@attrs.define
+class NodeTxnClient:
+    """KafkaJS in the kit's Node.js runner, which answers the ``txn`` calls of the runner protocol
+    (``producer.transaction()``, then the transaction's ``commit()`` or ``abort()``)."""
+
+    name: str = KAFKAJS
+    _command: list[str] | None = None
+
+    def available(self) -> str | None:
+        return KafkaJSClient().available()
+
+    def prepare(self) -> None:
+        self._command = KafkaJSClient().command()
+
+    def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
+        if self._command is None:
+            self.prepare()
+        assert self._command is not None
+        txn_keys = ("transactional.id", "transaction.timeout.ms", "max.block.ms")
+        mapped = node_settings(self.name, {k: v for k, v in properties.items() if k not in txn_keys})
+        # KafkaJS keeps one idempotent request in flight per broker whatever it is told; a transactional
+        # producer is told so, as KafkaJS's documentation asks of one.
+        settings = {**mapped.as_dict(), "max_in_flight": 1, "bootstrap": bootstrap.split(","),
+                    "transactional_id": properties["transactional.id"],
+                    "transaction_timeout_ms": int(properties.get("transaction.timeout.ms", "60000"))}
+        process = RunnerProcess(self.name, self._command, log, classify_node_error)
+        try:
+            process.open(settings)
+        except Exception:
+            process.stop()
+            raise
+        return process

@@ -8,10 +8,12 @@
 //   in  {"op":"open","props":{...}}      first line: build the producer
 //       {"op":"send","id":"v0","topic":"t","partition":0,"value":"v0"}
 //       {"op":"flush"}                    resolves when every send so far has completed
+//       {"op":"txn","action":"init|begin|commit|abort"}  a transactional call (the commands after it wait)
 //       {"op":"close","timeout_ms":1000}  close within the timeout, then exit
 //   out {"event":"ready"} | {"event":"config-error",...} | {"event":"start-error",...}
 //       {"event":"acked","id":..,"offset":n}
 //       {"event":"error","id":..,"sync":b,"class":..,"message":..,"code":n,"cause":..}
+//       {"event":"txn","action":..,"ok":true} | {"event":"txn","action":..,"ok":false,"class":..,"message":..,"code":n,"fatal":b}
 //       {"event":"flushed"} | {"event":"closed"} | {"event":"bad-command",...}
 //
 // "props" holds the settings the Python adapter mapped from the trace's Java
@@ -101,8 +103,13 @@ export function refusal (error) {
   return Object.assign(new ConfigError(error?.message ?? String(error)), { name: error?.name ?? 'Error' })
 }
 
+// Kafka error codes after which a transactional producer cannot go on (fenced, not
+// authorized): the others leave a transaction that can be aborted.
+const FATAL_CODES = new Set([90, 53, 31])
+
 // Run the protocol on stdin and stdout. `open(settings)` resolves to a
-// producer with send(topic, partition, value) -> Promise<offset>, and close().
+// producer with send(topic, partition, value) -> Promise<offset>, close(), and,
+// for a transactional one, txn(action) -> Promise.
 export async function main (open) {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })[Symbol.asyncIterator]()
   const first = await lines.next()
@@ -172,6 +179,18 @@ export async function main (open) {
       }
       if (cmd.op === 'send') {
         send(cmd)
+      } else if (cmd.op === 'txn') {
+        if (typeof producer.txn !== 'function') {
+          emit({ event: 'txn', action: cmd.action, ok: false, class: 'runner', message: 'this producer runs no transactions', code: 0, fatal: true })
+          continue
+        }
+        try {
+          await producer.txn(cmd.action)
+          emit({ event: 'txn', action: cmd.action, ok: true })
+        } catch (error) {
+          const code = kafkaCode(error)
+          emit({ event: 'txn', action: cmd.action, ok: false, class: errorClass(error), message: describeChain(error), code, fatal: FATAL_CODES.has(code) })
+        }
       } else if (cmd.op === 'flush') {
         Promise.allSettled([...pending]).then(() => emit({ event: 'flushed' }))
       } else if (cmd.op === 'close') {

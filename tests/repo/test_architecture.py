@@ -98,7 +98,7 @@ UNITS: dict[str, set[str]] = {
                              "adapters.brokers", "adapters.go", "adapters.reaper", "conformance.terminal",
                              "conformance.credentials"},
     "conformance.transactions": {"conformance.options", "reference.*", "adapters.targets", "adapters.brokers", "adapters.go",
-                                 "adapters.clients", "conformance.terminal"},
+                                 "adapters.clients", "adapters.node", "conformance.terminal"},
     "conformance.selftest": {"conformance.options", "reference.*", "adapters.protocol", "adapters.targets", "adapters.jsonlines",
                              "conformance.authorizer", "conformance.broker", "adapters.brokers", "adapters.reaper"},
     # the report sits on the suites (it reads their report values) and never the reverse

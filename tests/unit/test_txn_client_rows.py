@@ -98,7 +98,7 @@ def test_the_report_says_what_the_late_request_met() -> None:
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--client", "nosuch", "--broker", "kafka:3.9.1"],
-     "--client nosuch: transactions run with aiokafka, confluent-kafka, franz-go, java, kafka-python, sarama"),
+     "--client nosuch: transactions run with aiokafka, confluent-kafka, franz-go, java, kafka-python, kafkajs, sarama"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--seed", "3"], "--seed is for the kit's own transaction scripts"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--transaction-version", "2"], "--transaction-version is for"),
     (["--client", "java", "--broker", "kafka:3.9.1", "--row", "nosuch"], "no transaction client row 'nosuch'"),
@@ -126,10 +126,10 @@ def test_the_report_gets_a_column_per_client_and_broker() -> None:
     assert "held request sent late: 'a0' to partition 0: answered without an error (offset 1)" in divergence.case
     assert [r.id for r in transaction_client_rows()] == [r.name for r in CLIENT_TXN_ROWS]
 
-    named = plan.make_plan(clients=["java", "kafkajs"], brokers=["kafka:3.9.1"])
+    named = plan.make_plan(clients=["java", "platformatic"], brokers=["kafka:3.9.1"])
     assert "transaction-clients" in named.suites
     assert named.transaction_clients == (("java", "kafka:3.9.1", True),)
-    assert any(n.suite == "transaction-clients" and n.target == "kafkajs" for n in named.not_run)
+    assert any(n.suite == "transaction-clients" and n.target == "platformatic" for n in named.not_run)
     default = plan.make_plan(suites=["transaction-clients"])
     assert default.transaction_clients == ()
     assert any(n.suite == "transaction-clients" and "--client" in n.reason for n in default.not_run)
