@@ -104,6 +104,9 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
         # after a batch ending at Int.MAX only 0 continues; a batch from Int.MAX itself spans the wrap
         _case((1, 0, 0, 1), (0, 0, INT32_MAX - 1, 2), (0, 0, 1, 1), (0, 0, 0, 1), slots=(A, A)),
         _case((1, 0, 0, 1), (0, 0, INT32_MAX, 3), (0, 0, 2, 1), (0, 0, INT32_MAX, 3), slots=(A, A)),
+        # spanning the wrap by three records (Int.MAX - 1, Int.MAX, 0, 1, 2): where the wrap cases above
+        # span it by one and two, halving the distance past Int.MAX agrees with subtracting one
+        _case((1, 0, 0, 1), (0, 0, INT32_MAX - 1, 5), (0, 0, 3, 1), (0, 0, INT32_MAX - 1, 5), slots=(A, A)),
         # duplicates of two-record batches at offsets of both parities (their cached offsets; before
         # 2.1.1 the offset delta came from the sequences, KAFKA-7692)
         _case(*_sent(1), (0, 0, 1, 2), (0, 0, 3, 1), (0, 0, 4, 2), (0, 0, 1, 2), (0, 0, 4, 2)),
