@@ -56,6 +56,13 @@ def _delete_inside_window() -> BrokerCase:
                  slots=(A, A), actions=(Action(3, ActionKind.DELETE_RECORDS, 1),))
 
 
+def _delete_below_log_start() -> BrokerCase:
+    """Three batches, DeleteRecords up to 2, then up to 1, below the new log start (Kafka keeps the log
+    start where it is), then a resend of the last and the next."""
+    return _case(*_sent(3), (0, 0, 2, 1), (0, 0, 3, 1),
+                 actions=(Action(3, ActionKind.DELETE_RECORDS, 2), Action(3, ActionKind.DELETE_RECORDS, 1)))
+
+
 def _restart_after_delete() -> BrokerCase:
     """Two batches, all deleted, a clean restart (the snapshot at the log start is deleted at
     load), then a resend of the last and the next."""
@@ -113,7 +120,7 @@ def coverage_cases(window: int = 5, *, restarts: bool = True, deletes: bool = Tr
         _window_edges(window),
     ]
     if deletes:
-        cases += [_after_delete(), _delete_inside_window()]
+        cases += [_after_delete(), _delete_inside_window(), _delete_below_log_start()]
     if restarts:
         cases += [_after_restart(ActionKind.RESTART_CLEAN), _after_restart(ActionKind.RESTART_CRASH), aged_restart()]
     if restarts and deletes:

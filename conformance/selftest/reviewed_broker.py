@@ -112,8 +112,6 @@ _GAP_DELETE_CRASH = ("a crash after DeleteRecords and a clean restart on a relea
                      "whose records the log start left behind, which the load drops again")
 _GAP_PERIODIC_EXPIRY = ("a producer expiring while the broker runs (every producer.id.expiration.check.interval.ms): the broker "
                         "suite meets expiry only when a restart loads a snapshot (issue 30: periodic expiry)")
-_GAP_DELETE_BELOW = ("DeleteRecords to an offset below the log start (Kafka keeps the log start where it is): each case asks "
-                     "it to delete from its own records, at or above the log start")
 _GAP_WINDOW_EDGE_1_0 = ("on 1.0.0 and 1.0.1, a resend that ends at the first sequence of the oldest cached batch without being "
                         "that batch (out of order at the window's edge, DUPLICATE_SEQUENCE_NUMBER below it)")
 _GAP_FRESH_SHARED = ("a partition that never held a record meeting a non-zero first sequence, on the served test broker: it "
@@ -389,8 +387,6 @@ BROKER_KNOWN_GAPS: tuple[KnownGap, ...] = (
     KnownGap(_LOG, 'ReplaceUnaryOperator_USub_Invert', 'self.log_end_offset = self.entries[-1].last_offset + 1 if self.entries else self.log_start_offset', _GAP_TRUNCATION, after='self.log_end_offset = self.entries[~1].last_offset + 1 if self.entries else self.log_start_offset', scope='PartitionLog.truncate_to'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceUnaryOperator_USub_Not', 'self.log_end_offset = self.entries[-1].last_offset + 1 if self.entries else self.log_start_offset', _GAP_TRUNCATION, after='self.log_end_offset = self.entries[not 1].last_offset + 1 if self.entries else self.log_start_offset', scope='PartitionLog.truncate_to'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceUnaryOperator_USub_UAdd', 'self.log_end_offset = self.entries[-1].last_offset + 1 if self.entries else self.log_start_offset', _GAP_TRUNCATION, after='self.log_end_offset = self.entries[+1].last_offset + 1 if self.entries else self.log_start_offset', scope='PartitionLog.truncate_to'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceComparisonOperator_LtE_Eq', 'if before_offset <= self.log_start_offset:', _GAP_DELETE_BELOW, after='if before_offset == self.log_start_offset:', scope='PartitionLog.delete_records'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceComparisonOperator_LtE_Is', 'if before_offset <= self.log_start_offset:', _GAP_DELETE_BELOW, after='if before_offset is self.log_start_offset:', scope='PartitionLog.delete_records'),  # noqa: E501
     KnownGap(_LOG, 'ZeroIterationForLoop', 'for pid in expired:', _GAP_PERIODIC_EXPIRY, after='for pid in []:', scope='PartitionLog.expire_producers'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceComparisonOperator_Gt_NotEq', 'if self.log_end_offset > self.last_snapshot_offset:', _GAP_TRUNCATION, after='if self.log_end_offset != self.last_snapshot_offset:', scope='PartitionLog.take_snapshot'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceComparisonOperator_Lt_Eq', 'self.entries = [e for e in self.entries if e.last_offset < offset]', _GAP_POWER_LOSS, after='self.entries = [e for e in self.entries if e.last_offset == offset]', scope='PartitionLog.lose_tail'),  # noqa: E501
