@@ -85,7 +85,7 @@ class _Held:
 
     def cuts(self, partitions: set[int]) -> int | None:
         """The first of ``partitions`` whose path this hold keeps down now, if any."""
-        if self.ended or time.monotonic() - self.held_at >= PATH_HEALS_AFTER_S:
+        if not self.rule.cut or self.ended or time.monotonic() - self.held_at >= PATH_HEALS_AFTER_S:
             return None
         return next((p for p, _ in self.values if p in partitions), None)
 

@@ -78,8 +78,8 @@ class ClientTxnRow:
 _HELD = "the first produce request to partition 0 is held in the network"
 
 
-def _hold(release: Release) -> FaultPlan:
-    return FaultPlan([ProduceRule(1, Action.HOLD, 0, release=release)])
+def _hold(release: Release, *, cut: bool = True) -> FaultPlan:
+    return FaultPlan([ProduceRule(1, Action.HOLD, 0, release=release, cut=cut)])
 
 
 CLIENT_TXN_ROWS: tuple[ClientTxnRow, ...] = (
@@ -99,6 +99,11 @@ CLIENT_TXN_ROWS: tuple[ClientTxnRow, ...] = (
                  "transaction (read by read_committed when it commits: an aborted read)?",
                  (Begin(), Write("a0", 0), Commit(), Begin(), Write("b0", 0), Write("b1", 1), Commit()),
                  _hold(Release.INTO_NEXT)),
+    ClientTxnRow("late-retry-into-next", "the first produce request to partition 0 is held in the network, its retry "
+                 "gets through and the transaction commits; the held request arrives once the next transaction has "
+                 "begun: is it answered as the duplicate it is, and does the next transaction still commit?",
+                 (Begin(), Write("a0", 0), Commit(), Begin(), Write("b0", 0), Write("b1", 1), Commit()),
+                 _hold(Release.INTO_NEXT, cut=False)),
 )
 
 

@@ -97,6 +97,9 @@ class ProduceRule:
     delay_ms: int = 0
     release: Release | None = None
     """Only for HOLD: when the held request reaches the broker."""
+    cut: bool = True
+    """Only for HOLD: whether the path to the request's partitions is down while it is held (False:
+    only this request is held, and the client's retry of it gets through)."""
 
     def __attrs_post_init__(self) -> None:
         if self.nth < 1:
@@ -112,6 +115,8 @@ class ProduceRule:
             raise PlanError(f"rule nth={self.nth}: delay_ms={self.delay_ms} is negative")
         if self.action is Action.DELAY and self.delay_ms == 0:
             raise PlanError(f"rule nth={self.nth}: action delay needs a positive delay_ms")
+        if not self.cut and self.action is not Action.HOLD:
+            raise PlanError(f"rule nth={self.nth}: cut=false is only for hold")
         if (self.release is not None) != (self.action is Action.HOLD):
             need = "needs a" if self.action is Action.HOLD else "takes no"
             raise PlanError(f"rule nth={self.nth}: action {self.action.value} {need} release point")
@@ -126,7 +131,7 @@ class ProduceRule:
         if self.delay_ms:
             what += f" {self.delay_ms} ms"
         if self.release is not None:
-            what += f" until {self.release.value}"
+            what += f" until {self.release.value}" + ("" if self.cut else ", its retries let through")
         return f"produce request #{self.nth} of partition {self.partition}: {what}"
 
     def to_json(self) -> dict[str, Any]:
@@ -137,13 +142,15 @@ class ProduceRule:
             out["delay_ms"] = self.delay_ms
         if self.release is not None:
             out["release"] = self.release.value
+        if not self.cut:
+            out["cut"] = False
         return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "rule") -> ProduceRule:
         if not isinstance(data, Mapping):
             raise PlanError(f"{where}: expected an object, got {type(data).__name__}")
-        unknown = set(data) - {"nth", "partition", "action", "error", "delay_ms", "release"}
+        unknown = set(data) - {"nth", "partition", "action", "error", "delay_ms", "release", "cut"}
         if unknown:
             raise PlanError(f"{where}: unknown field(s) {sorted(unknown)}")
         try:
@@ -164,10 +171,13 @@ class ProduceRule:
                 release = Release(data["release"])
             except ValueError:
                 raise PlanError(f"{where}.release: {data['release']!r} is not one of {[r.value for r in Release]}") from None
+        cut = data.get("cut", True)
+        if not isinstance(cut, bool):
+            raise PlanError(f"{where}.cut: expected true or false, got {cut!r}")
         try:
             return cls(
                 _int(data, "nth", where), action, _int(data, "partition", where, 0), error, _int(data, "delay_ms", where, 0),
-                release,
+                release, cut,
             )
         except PlanError as exc:
             raise PlanError(f"{where}: {exc}") from None

@@ -39,6 +39,17 @@ def test_a_hold_needs_a_release_point_and_only_a_hold_takes_one() -> None:
         FaultPlan.from_json([{"nth": 1, "action": "hold", "release": "later"}])
 
 
+def test_a_hold_that_lets_retries_through_says_so_and_round_trips() -> None:
+    rule = ProduceRule(1, Action.HOLD, 0, release=Release.INTO_NEXT, cut=False)
+    assert rule.describe() == "produce request #1 of partition 0: hold until into-next, its retries let through"
+    assert rule.to_json()["cut"] is False and "cut" not in ProduceRule(1, Action.HOLD, release=Release.NEVER).to_json()
+    assert FaultPlan.from_json(FaultPlan([rule]).to_json()).rules == (rule,)
+    with pytest.raises(PlanError, match="cut=false is only for hold"):
+        ProduceRule(1, Action.DROP_REQUEST, cut=False)
+    with pytest.raises(PlanError, match=r"rules\[0\]\.cut: expected true or false, got 'no'"):
+        FaultPlan.from_json([{"nth": 1, "action": "hold", "release": "never", "cut": "no"}])
+
+
 def test_a_producer_trace_refuses_a_hold() -> None:
     """An idempotence trace has no transaction to end, so a hold would never be released."""
     with pytest.raises(PlanError, match="a producer trace has no transactions"):

@@ -87,6 +87,23 @@ def test_franz_go_refuses_to_commit_over_a_refused_send() -> None:
     assert row.outcomes[1].endswith("then aborted"), text
 
 
+@pytest.mark.parametrize(("release", "anomalies"), [("3.5.2", ()), ("3.9.1", ("transaction-not-ended",))])
+def test_a_stale_duplicate_costs_the_java_producer_its_life_from_3_6(release: str, anomalies: tuple[str, ...]) -> None:
+    """The held request is a batch whose retry was written and committed; it arrives once the next
+    transaction has begun and is answered as a duplicate.  From 3.6 the duplicate leaves its
+    verification sequence behind (KAFKA-14920), the next batch is refused 45, and the Java client
+    takes OutOfOrderSequenceException as fatal: the producer cannot go on."""
+    _need("java", release)
+    report = check_transaction_client("java", f"kafka:{release}", Options(), rows=["late-retry-into-next"])
+    text = render_client_text(report)
+    (row,) = report.rows
+    assert row.late == ("'a0' to partition 0: answered without an error (offset 0)",), text
+    assert row.anomalies == anomalies, text
+    assert row.outcomes[0] == "t1 committed", text
+    if anomalies:
+        assert "OutOfOrderSequenceException" in row.outcomes[1], text
+
+
 def test_aiokafka_commits_a_transaction_whose_send_was_refused() -> None:
     """aiokafka never gives the held batch up, so its retry gets through once the path heals and its
     first transaction commits; the held request then lands as a duplicate in the next transaction,
