@@ -46,7 +46,7 @@ from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["ConfluentKafkaClient", "classify_librdkafka_error", "librdkafka_logger"]
+__all__ = ["ConfluentKafkaClient", "SendDriver", "classify_librdkafka_error", "librdkafka_logger"]
 
 NAME = "confluent-kafka"
 _NOT_SENT = frozenset({"_INVALID_ARG", "_UNKNOWN_TOPIC", "_UNKNOWN_PARTITION", "_MSG_SIZE_TOO_LARGE", "_QUEUE_FULL"})
@@ -148,7 +148,7 @@ class ConfluentKafkaClient:
             if getattr(err, "name", lambda: "")() == "_INVALID_ARG":
                 raise ClientConfigError(f"{NAME} refuses the configuration: {err.str()}") from exc
             raise ClientRunError(f"{NAME} could not start: {err}") from exc
-        driver = _Driver(producer, log)
+        driver = SendDriver(producer, log)
         try:
             run_program(trace, driver, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
         finally:
@@ -159,7 +159,9 @@ class ConfluentKafkaClient:
         return events
 
 
-class _Driver:
+class SendDriver:
+    """Sends a trace's values and records their completions; the transaction sessions send through it too."""
+
     def __init__(self, producer: Any, log: CompletionLog) -> None:
         self.producer = producer
         self.log = log

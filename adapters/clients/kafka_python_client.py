@@ -39,7 +39,7 @@ from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["KafkaPythonClient", "classify_kafka_python_error", "close_producer", "import_kafka"]
+__all__ = ["KafkaPythonClient", "SendDriver", "classify_kafka_python_error", "close_producer", "import_kafka"]
 
 NAME = "kafka-python"
 
@@ -137,7 +137,7 @@ class KafkaPythonClient:
                 gc.collect()
         if refused is not None:
             raise ClientConfigError(f"{NAME} refuses the configuration: {refused}")
-        driver = _Driver(producer, log)
+        driver = SendDriver(producer, log)
         try:
             run_program(trace, driver, log, control=control, tick=tick, deadline_s=deadline_s, started=started)
         finally:
@@ -164,7 +164,9 @@ def close_producer(producer: Any) -> None:
             metrics.close()
 
 
-class _Driver:
+class SendDriver:
+    """Sends a trace's values and records their completions; the transaction sessions send through it too."""
+
     def __init__(self, producer: Any, log: CompletionLog) -> None:
         self.producer = producer
         self.log = log

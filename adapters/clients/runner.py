@@ -25,7 +25,7 @@ from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
 from kafka_conformance.reference.traces.program import ClusterStep, ProducerTrace, SendStep
 
-__all__ = ["ProgramClient", "RunnerProcess"]
+__all__ = ["ProgramClient", "RunnerProcess", "started_runner"]
 
 START_TIMEOUT_S = 60.0
 """Start-up plus the producer's constructor; a JVM on a machine under load can take seconds."""
@@ -223,6 +223,18 @@ class RunnerProcess:
     def serve(self, seconds: float) -> None:
         self._check_alive()
         time.sleep(seconds)  # the producer's I/O thread and our reader serve completions on their own
+
+
+def started_runner(name: str, command: list[str], log: CompletionLog,
+                   classify: Callable[[dict[str, Any]], tuple[Appended, str]], settings: dict[str, Any]) -> RunnerProcess:
+    """A runner process opened with ``settings``; stopped again, with all it started, when it does not open."""
+    process = RunnerProcess(name, command, log, classify)
+    try:
+        process.open(settings)
+    except BaseException:
+        process.stop()
+        raise
+    return process
 
 
 class ProgramClient:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 import attrs
 
 from kafka_conformance.adapters.clients.protocol import ClientRunError, CompletionLog
-from kafka_conformance.adapters.clients.runner import RunnerProcess
+from kafka_conformance.adapters.clients.runner import started_runner
 from kafka_conformance.reference.traces.program import SendStep
 
 __all__ = ["AiokafkaTxnClient", "ConfluentTxnClient", "JavaTxnClient", "KafkaPythonTxnClient", "TxnClient", "TxnSession"]
@@ -81,13 +81,8 @@ class JavaTxnClient:
         if self._command is None:
             self.prepare()
         assert self._command is not None
-        process = RunnerProcess(self.name, self._command, log, classify_java_error)
-        try:
-            process.open({**FIXED, **properties, "bootstrap.servers": bootstrap})
-        except Exception:
-            process.stop()
-            raise
-        return process
+        return started_runner(self.name, self._command, log, classify_java_error,
+                              {**FIXED, **properties, "bootstrap.servers": bootstrap})
 
 
 _RDKAFKA_NAMES = {"delivery.timeout.ms": "message.timeout.ms"}
@@ -128,28 +123,13 @@ class ConfluentTxnClient:
 
 class _ConfluentSession:
     def __init__(self, producer: Any, log: CompletionLog) -> None:
+        from kafka_conformance.adapters.clients.confluent_client import SendDriver
+
         self.producer = producer
-        self.log = log
-
-    def _report(self, err: Any, msg: Any) -> None:
-        from kafka_conformance.adapters.clients.confluent_client import classify_librdkafka_error
-
-        value = msg.value().decode("utf-8")
-        if err is None:
-            self.log.acked(value, msg.offset())
-        else:
-            self.log.errored(value, *classify_librdkafka_error(err.code(), err.name(), retried=True))
+        self.driver = SendDriver(producer, log)
 
     def send(self, step: SendStep, topic: str) -> None:
-        from confluent_kafka import KafkaException
-
-        self.log.send(step.value, step.partition)
-        try:
-            self.producer.produce(topic, value=step.value.encode("utf-8"), partition=step.partition,
-                                  on_delivery=self._report)
-        except (BufferError, KafkaException) as exc:
-            self.log.failed(step.value, f"send refused: {exc}")
-        self.producer.poll(0)
+        self.driver.send(step, topic)
 
     def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
         from confluent_kafka import KafkaException
@@ -243,21 +223,13 @@ class KafkaPythonTxnClient:
 
 class _KafkaPythonSession:
     def __init__(self, producer: Any, log: CompletionLog) -> None:
+        from kafka_conformance.adapters.clients.kafka_python_client import SendDriver
+
         self.producer = producer
-        self.log = log
+        self.driver = SendDriver(producer, log)
 
     def send(self, step: SendStep, topic: str) -> None:
-        from kafka_conformance.adapters.clients.kafka_python_client import classify_kafka_python_error
-
-        value = step.value
-        self.log.send(value, step.partition)
-        try:
-            future = self.producer.send(topic, value=value.encode("utf-8"), partition=step.partition)
-        except Exception as exc:  # refused before it was queued (an abortable state, say): not written
-            self.log.failed(value, f"send refused: {type(exc).__name__}: {exc}")
-            return
-        future.add_callback(lambda md: self.log.acked(value, md.offset))
-        future.add_errback(lambda exc: self.log.errored(value, *classify_kafka_python_error(exc)))
+        self.driver.send(step, topic)
 
     def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
         """kafka-python's commit and abort wait without a limit, so each call runs on a thread of its

@@ -43,7 +43,7 @@ from kafka_conformance.adapters.clients.protocol import (
     broker_error_outcome,
     java_settings,
 )
-from kafka_conformance.adapters.clients.runner import ProgramClient, RunnerProcess
+from kafka_conformance.adapters.clients.runner import ProgramClient, started_runner
 from kafka_conformance.adapters.clients.txn import TxnSession
 from kafka_conformance.adapters.go.build import GoBuildError, GoUnavailable, cached_program, go_tool, program
 from kafka_conformance.reference.broker.produce_errors import Appended
@@ -169,10 +169,4 @@ class GoTxnClient:
         settings = {**mapped.as_dict(), "bootstrap": bootstrap.split(","), "transactional_id": properties["transactional.id"]}
         if "transaction.timeout.ms" in properties:
             settings["transaction_timeout_ms"] = int(properties["transaction.timeout.ms"])
-        process = RunnerProcess(self.name, self._command, log, classify_go_error)
-        try:
-            process.open(settings)
-        except Exception:
-            process.stop()
-            raise
-        return process
+        return started_runner(self.name, self._command, log, classify_go_error, settings)

@@ -57,7 +57,7 @@ from kafka_conformance.adapters.clients.protocol import (
     broker_error_outcome,
     java_settings,
 )
-from kafka_conformance.adapters.clients.runner import ProgramClient, RunnerProcess
+from kafka_conformance.adapters.clients.runner import ProgramClient, started_runner
 from kafka_conformance.adapters.clients.txn import TxnSession
 from kafka_conformance.adapters.node.install import NodeInstallError, NodeUnavailable, installed_runner, node_major, node_tool, runner
 from kafka_conformance.reference.broker.produce_errors import Appended
@@ -187,10 +187,4 @@ class NodeTxnClient:
         settings = {**mapped.as_dict(), "max_in_flight": 1, "bootstrap": bootstrap.split(","),
                     "transactional_id": properties["transactional.id"],
                     "transaction_timeout_ms": int(properties.get("transaction.timeout.ms", "60000"))}
-        process = RunnerProcess(self.name, self._command, log, classify_node_error)
-        try:
-            process.open(settings)
-        except Exception:
-            process.stop()
-            raise
-        return process
+        return started_runner(self.name, self._command, log, classify_node_error, settings)
