@@ -221,9 +221,10 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
         Role.REQUESTS: "Apache Kafka's broker of the release with SASL/PLAIN logins and its authorizer on",
         Role.TRANSACTIONS: "Apache Kafka's broker of the release (its transaction coordinator)",
     }, Argument.REQUIRED, _kafka, {r: "kafka:VERSION" for r in Role if r is not Role.AUTHORIZER}),
-    Kind("kafka-cluster", "kafka-cluster:VERSION[:N]",
-         {Role.PRODUCER_BROKER: "N brokers of the release (default 3) that the kit crashes, restarts and re-leads"},
-         Argument.REQUIRED, _cluster),
+    Kind("kafka-cluster", "kafka-cluster:VERSION[:N]", {
+        Role.PRODUCER_BROKER: "N brokers of the release (default 3) that the kit crashes, restarts and re-leads",
+        Role.TRANSACTIONS: "N brokers of the release (default 3): coordinator and leaders apart, topics replicated",
+    }, Argument.REQUIRED, _cluster),
     Kind("test-broker", "test-broker[:VERSION]", {
         Role.BROKER: "the kit's Python test broker, governed by the reference model of the release",
         Role.PRODUCER_BROKER: "the kit's Python test broker: every fault of a trace applied exactly",

@@ -80,10 +80,14 @@ class _Pending:
     """Monotonic time before which the answer is held; infinity for a lost request or answer."""
 
 
-def _listen() -> socket.socket:
+def _listen(port: int, upstream: tuple[str, int]) -> socket.socket:
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", 0))
+    try:
+        server.bind(("127.0.0.1", port))
+    except OSError as exc:  # the port of a broker that was down, taken meanwhile
+        server.close()
+        raise ProxyError(f"fault proxy: cannot listen on port {port} for {upstream[0]}:{upstream[1]}: {exc}") from exc
     server.listen(16)
     server.settimeout(0.2)
     return server
@@ -224,6 +228,7 @@ class FaultProxy:
         self._lock = threading.Lock()
         self._attempt_ids = itertools.count(1)
         self._listeners: dict[tuple[str, int], tuple[socket.socket, threading.Thread]] = {}
+        self._ports: dict[tuple[str, int], int] = {}  # kept while a broker is down (not listened for)
         self._connections: list[_Connection] = []
         self._closed = False
         _load_kafka()
@@ -264,8 +269,7 @@ class FaultProxy:
             conn.join(2)
 
     def disconnect_clients(self) -> int:
-        """Close every client connection (and its upstream one), keep listening: the cluster
-        step DISCONNECT on a real broker.  Returns how many were closed."""
+        """Close every client connection and its upstream one, keep listening (the step DISCONNECT); how many."""
         with self._lock:
             live = [c for c in self._connections if not c.closed]
             self._connections = live
@@ -274,21 +278,33 @@ class FaultProxy:
         return len(live)
 
     def address_for(self, host: str, port: int) -> str:
-        """The proxy's address for another upstream broker, listening from now on (a bootstrap
-        list naming every broker of a cluster, as a real deployment's does)."""
+        """The proxy's address for another upstream broker (a bootstrap list names every broker of a cluster)."""
         return f"127.0.0.1:{self._listener_for((host, port))}"
 
-    # -- listeners ----------------------------------------------------------------
-    def _listener_for(self, upstream: tuple[str, int]) -> int:
+    def upstream_down(self, host: str, port: int) -> None:
+        """Stop listening for a broker the harness took down: a client's connection is refused, as by its port."""
         with self._lock:
-            if upstream in self._listeners:
-                port: int = self._listeners[upstream][0].getsockname()[1]
-                return port
-            server = _listen()
+            server, thread = self._listeners.pop((host, port), (None, None))
+        if server is not None and thread is not None:
+            with contextlib.suppress(OSError):
+                server.close()
+            thread.join(2)
+
+    def upstream_up(self, host: str, port: int) -> None:
+        """Listen again, on the same port, for a broker that is back (a ProxyError if the port was taken)."""
+        self._listener_for((host, port), again=True)
+
+    # -- listeners ----------------------------------------------------------------
+    def _listener_for(self, upstream: tuple[str, int], *, again: bool = False) -> int:
+        """The proxy's port for ``upstream``; a new listener only for a broker never seen, or one back."""
+        with self._lock:
+            if upstream in self._listeners or (upstream in self._ports and (self._closed or not again)):
+                return self._ports[upstream]
+            server = _listen(self._ports.get(upstream, 0), upstream)
             thread = threading.Thread(target=self._accept, args=(server, upstream), name="kc-proxy-accept", daemon=True)
             self._listeners[upstream] = (server, thread)
+            self._ports[upstream] = port = int(server.getsockname()[1])
             thread.start()
-            port = server.getsockname()[1]
             return port
 
     def _accept(self, server: socket.socket, upstream: tuple[str, int]) -> None:

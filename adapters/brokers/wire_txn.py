@@ -16,8 +16,14 @@ What it does that a client also does, so the answers compare with the model's:
   aborted transactions a Fetch returns, each producer's transactional batches from the
   transaction's first offset up to its ABORT marker.
 
-One connection, one request at a time; every wait has a deadline and a WireError naming it.
-A broker without DescribeTransactions is waited for by its last stable offsets instead.
+Each request goes where a client sends it (``wire_routes.py``): the transactional requests to the
+coordinator FindCoordinator names (found again after NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE),
+Produce, ListOffsets and Fetch to the partition's leader, at the addresses the broker advertises
+(as a client connects; a ``bootstrap:`` broker whose advertised listener is not reachable from
+here fails as a client would); on one broker that is one connection, on ``kafka-cluster`` one per
+broker.  One request at a time; every wait has a deadline and a
+WireError naming it.  A broker without DescribeTransactions is waited for by its last stable
+offsets instead.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError, encode_batch
+from kafka_conformance.adapters.brokers.wire_routes import Routes
 from kafka_conformance.reference.broker.batches import ProducerBatch
 from kafka_conformance.reference.transactions.run import PartitionRead, Reply, ScriptRun, drive
 from kafka_conformance.reference.transactions.script import TxnScript
@@ -53,12 +60,13 @@ def _kafka() -> SimpleNamespace:
 
 
 class _Txn:
-    """One transactional id on one broker (its own coordinator: the kit's brokers are single-node),
-    as the :class:`~kafka_conformance.reference.transactions.run.ScriptDriver` the script runs on."""
+    """One transactional id on a broker or a cluster, as the
+    :class:`~kafka_conformance.reference.transactions.run.ScriptDriver` the script runs on."""
 
-    def __init__(self, client: WireClient, transactional_id: str, topic: str, transaction_version: int,
+    def __init__(self, routes: Routes, transactional_id: str, topic: str, transaction_version: int,
                  deadline_s: float) -> None:
-        self.client = client
+        self.routes = routes
+        self._coordinator: WireClient | None = None
         self.txn_id = transactional_id
         self.topic = topic
         self.tv2 = transaction_version == 2
@@ -74,14 +82,24 @@ class _Txn:
     def now_ms(self) -> int:
         return int(time.time() * 1000)
 
-    def _version(self, api_key: int, wanted: int) -> int:
-        low, high = self.client.versions.get(api_key, (0, -1))
+    def find_coordinator(self) -> WireClient:
+        """The transactional id's coordinator, found when first needed and after it said it no longer is."""
+        if self._coordinator is None:
+            self._coordinator = self.routes.coordinator(self.txn_id)
+        return self._coordinator
+
+    def leader(self, partition: int) -> WireClient:
+        return self.routes.leader(self.topic, partition)
+
+    @staticmethod
+    def _version(client: WireClient, api_key: int, wanted: int) -> int:
+        low, high = client.versions.get(api_key, (0, -1))
         if high < wanted and (api_key, wanted) in ((26, 5), (0, 12)):
-            raise WireError(f"broker {self.client.address} has no {'EndTxn v5' if api_key == 26 else 'Produce v12'}: "
+            raise WireError(f"broker {client.address} has no {'EndTxn v5' if api_key == 26 else 'Produce v12'}: "
                             "no transaction.version 2 (KIP-890 part 2, Kafka 4.0+)")
         chosen = min(high, wanted)
         if chosen < low:
-            raise WireError(f"broker {self.client.address} offers api {api_key} v{low}-v{high}, not v{wanted}")
+            raise WireError(f"broker {client.address} offers api {api_key} v{low}-v{high}, not v{wanted}")
         return chosen
 
     def _retry(self, what: str, call: Any) -> tuple[Any, int, str]:
@@ -90,26 +108,22 @@ class _Txn:
         seen: list[str] = []
         while True:
             response, code = call()
+            if code in (15, 16):  # the coordinator moved or is down: a client asks FindCoordinator again
+                self._coordinator = None
             if code not in RETRIED_CODES:
                 return response, code, (f"after {len(seen)} retries ({', '.join(sorted(set(seen)))})" if seen else "")
             seen.append(RETRIED_CODES[code])
             if time.monotonic() >= deadline:
-                raise WireError(f"broker {self.client.address} answered {what} with {RETRIED_CODES[code]} for "
+                raise WireError(f"the coordinator of {self.txn_id!r} answered {what} with {RETRIED_CODES[code]} for "
                                 f"{self.deadline_s:g}s ({len(seen)} tries)")
             time.sleep(0.05)
 
-    def find_coordinator(self) -> None:
-        version = min(self._version(10, 3), 3)
-        request = self.k.FindCoordinatorRequest(key=self.txn_id, key_type=1)
-        self._retry("FindCoordinator", lambda: (None, int(self.client.request(request, self.k.FindCoordinatorResponse,
-                                                                               version).error_code)))
-
     def init(self, timeout_ms: int) -> Reply:
-        version = self._version(22, 4)
         request = self.k.InitProducerIdRequest(transactional_id=self.txn_id, transaction_timeout_ms=timeout_ms)
 
         def call() -> tuple[Any, int]:
-            response = self.client.request(request, self.k.InitProducerIdResponse, version)
+            to = self.find_coordinator()
+            response = to.request(request, self.k.InitProducerIdResponse, self._version(to, 22, 4))
             return response, int(response.error_code)
 
         response, code, note = self._retry("InitProducerId", call)
@@ -118,14 +132,14 @@ class _Txn:
     def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
         partitions = sorted(partitions)
         self.touched.setdefault(pid, set()).update(partitions)
-        version = self._version(24, 3)
         topic_class = self.k.AddPartitionsToTxnRequest.fields["v3_and_below_topics"].array_of
         request = self.k.AddPartitionsToTxnRequest(
             v3_and_below_transactional_id=self.txn_id, v3_and_below_producer_id=pid, v3_and_below_producer_epoch=epoch,
             v3_and_below_topics=[topic_class(name=self.topic, partitions=sorted(partitions))])
 
         def call() -> tuple[Any, int]:
-            response = self.client.request(request, self.k.AddPartitionsToTxnResponse, version)
+            to = self.find_coordinator()
+            response = to.request(request, self.k.AddPartitionsToTxnResponse, self._version(to, 24, 3))
             codes = {int(r.partition_error_code) for t in response.results_by_topic_v3_and_below for r in t.results_by_partition}
             codes.discard(0)
             return response, max(codes, key=lambda c: (c != 55, c)) if codes else 0  # OPERATION_NOT_ATTEMPTED last
@@ -135,16 +149,19 @@ class _Txn:
 
     @property
     def _describes(self) -> bool:
-        return self.client.versions.get(65, (0, -1))[1] >= 0
+        return self.find_coordinator().versions.get(65, (0, -1))[1] >= 0
 
     def end(self, pid: int, epoch: int, commit: bool) -> Reply:
         # without DescribeTransactions, a marker is seen by the log end it moves: note the ends before
-        ends = {} if self._describes else {p: self.client.list_offset(self.topic, p) for p in self.touched.get(pid, ())}
-        version = self._version(26, 5 if self.tv2 else 3)
+        ends = {} if self._describes else {p: self.leader(p).list_offset(self.topic, p) for p in self.touched.get(pid, ())}
         request = self.k.EndTxnRequest(transactional_id=self.txn_id, producer_id=pid, producer_epoch=epoch, committed=commit)
+        version = 0
 
         def call() -> tuple[Any, int]:
-            response = self.client.request(request, self.k.EndTxnResponse, version)
+            nonlocal version
+            to = self.find_coordinator()
+            version = self._version(to, 26, 5 if self.tv2 else 3)
+            response = to.request(request, self.k.EndTxnResponse, version)
             return response, int(response.error_code)
 
         response, code, note = self._retry("EndTxn", call)
@@ -158,15 +175,17 @@ class _Txn:
         answer's detail should say about how (empty when DescribeTransactions said so)."""
         if not self._describes:
             return self._settle_by_offsets(partitions, ends)
-        version = self._version(65, 0)
         request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
         deadline = time.monotonic() + self.deadline_s
         while True:
-            state = self.client.request(request, self.k.DescribeTransactionsResponse, version).transaction_states[0]
+            to = self.find_coordinator()
+            state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
             if state.error_code == 0 and state.transaction_state in _SETTLED:
                 return ""
+            if state.error_code in (15, 16):
+                self._coordinator = None
             if time.monotonic() >= deadline:
-                raise WireError(f"broker {self.client.address}: transaction {self.txn_id!r} still "
+                raise WireError(f"the coordinator {to.address}: transaction {self.txn_id!r} still "
                                 f"{state.transaction_state} (error {state.error_code}) after {self.deadline_s:g}s")
             time.sleep(0.02)
 
@@ -179,8 +198,8 @@ class _Txn:
         deadline = time.monotonic() + SETTLE_WITHOUT_DESCRIBE_S
 
         def settled(p: int) -> bool:
-            end = self.client.list_offset(self.topic, p)
-            return end > ends.get(p, -1) and self.client.list_offset(self.topic, p, committed=True) >= end
+            end = self.leader(p).list_offset(self.topic, p)
+            return end > ends.get(p, -1) and self.leader(p).list_offset(self.topic, p, committed=True) >= end
 
         waiting = sorted(partitions)
         while waiting and time.monotonic() < deadline:
@@ -193,44 +212,48 @@ class _Txn:
     def produce(self, partition: int, batch: ProducerBatch) -> Reply:
         if batch.transactional:
             self.touched.setdefault(batch.producer_id, set()).add(partition)
-        version = self._version(0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
+        to = self.leader(partition)
+        version = self._version(to, 0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
         part = self.k.ProduceRequest.TopicProduceData.PartitionProduceData(index=partition, records=encode_batch(batch))
         request = self.k.ProduceRequest(
             transactional_id=self.txn_id if batch.transactional else None, acks=-1, timeout_ms=10_000,
             topic_data=[self.k.ProduceRequest.TopicProduceData(name=self.topic, partition_data=[part])])
-        response = self.client.request(request, self.k.ProduceResponse, version, timeout_s=30.0)
+        response = to.request(request, self.k.ProduceResponse, version, timeout_s=30.0)
         for t in response.responses:
             for p in t.partition_responses:
                 if p.index == partition:
                     return Reply(int(p.error_code), base_offset=int(p.base_offset) if p.error_code == 0 else -1)
-        raise WireError(f"broker {self.client.address} answered Produce without partition {self.topic}-{partition}")
+        raise WireError(f"broker {to.address} answered Produce without partition {self.topic}-{partition}")
 
     # -- reading back ------------------------------------------------------------
     def ready(self, partitions: int) -> None:
-        """Wait until the broker leads every partition of the new topic (ListOffsets answers it), so the
-        first Produce is not answered NOT_LEADER_OR_FOLLOWER while leadership is still being applied."""
+        """Wait until a leader of every partition of the new topic answers ListOffsets, so the first
+        Produce is not answered NOT_LEADER_OR_FOLLOWER while leadership is still being applied."""
         deadline = time.monotonic() + self.deadline_s
         for p in range(partitions):
             while True:
                 try:
-                    self.client.list_offset(self.topic, p)
+                    self.leader(p).list_offset(self.topic, p)
                     break
                 except WireError:
+                    self.routes.moved(self.topic, p)
                     if time.monotonic() >= deadline:
                         raise
                     time.sleep(0.02)
 
     def read(self, partition: int) -> PartitionRead:
-        end = self.client.list_offset(self.topic, partition)
-        stable = self.client.list_offset(self.topic, partition, committed=True)
-        uncommitted = tuple(r.value for r in self.client.read_log(self.topic, partition))
+        leader = self.leader(partition)
+        end = leader.list_offset(self.topic, partition)
+        stable = leader.list_offset(self.topic, partition, committed=True)
+        uncommitted = tuple(r.value for r in leader.read_log(self.topic, partition))
         return PartitionRead(partition, self._read_committed(partition, stable), uncommitted, stable, end)
 
     def _read_committed(self, partition: int, upto: int) -> tuple[str, ...]:
         """The values a read_committed consumer reads from offset 0 up to ``upto``, the last stable offset."""
         from kafka.record.memory_records import MemoryRecords  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-        version = self._version(1, 11)
+        leader = self.leader(partition)
+        version = self._version(leader, 1, 11)
         values: list[str] = []
         aborted: list[tuple[int, int]] = []  # (first offset, producer id) not yet reached
         known: set[tuple[int, int]] = set()  # every one a Fetch returned: a later Fetch returns them again
@@ -243,10 +266,10 @@ class _Txn:
             request = self.k.FetchRequest(replica_id=-1, max_wait_ms=100, min_bytes=1, max_bytes=1 << 20,
                                           isolation_level=1,
                                           topics=[self.k.FetchRequest.FetchTopic(topic=self.topic, partitions=[fetch_part])])
-            response = self.client.request(request, self.k.FetchResponse, version)
+            response = leader.request(request, self.k.FetchResponse, version)
             data = next((p for t in response.responses for p in t.partitions if p.partition_index == partition), None)
             if data is None or data.error_code != 0:
-                raise WireError(f"broker {self.client.address} answered Fetch for {self.topic}-{partition} with "
+                raise WireError(f"broker {leader.address} answered Fetch for {self.topic}-{partition} with "
                                 f"{'no data' if data is None else f'error {data.error_code}'}")
             for a in data.aborted_transactions or ():
                 entry = (int(a.first_offset), int(a.producer_id))
@@ -272,7 +295,7 @@ class _Txn:
                 progressed = True
             if not progressed:
                 if time.monotonic() >= deadline:
-                    raise WireError(f"broker {self.client.address}: reading {self.topic}-{partition} stalled at offset "
+                    raise WireError(f"broker {leader.address}: reading {self.topic}-{partition} stalled at offset "
                                     f"{offset} below {upto}")
                 time.sleep(0.01)
         return tuple(values)
@@ -290,22 +313,23 @@ def _value(raw: bytes | None) -> str:
     return "<null>" if raw is None else raw.decode("utf-8", "replace")
 
 
-def read_back(client: WireClient, topic: str, partitions: int, *, settle_s: float = 5.0,
+def read_back(routes: Routes, topic: str, partitions: int, *, settle_s: float = 5.0,
               deadline_s: float = 30.0) -> tuple[PartitionRead, ...]:
     """Each partition of ``topic`` read back by a read_committed and a read_uncommitted consumer, once
     its last stable offset has reached its end or ``settle_s`` has passed (a transaction left
     hanging never lets it: the checker names that)."""
-    reader = _Txn(client, "", topic, 1, deadline_s)
-    settle_offsets(client, topic, partitions, settle_s)
+    reader = _Txn(routes, "", topic, 1, deadline_s)
+    settle_offsets(routes, topic, partitions, settle_s)
     return tuple(reader.read(p) for p in range(partitions))
 
 
-def settle_offsets(client: WireClient, topic: str, partitions: int, settle_s: float) -> bool:
+def settle_offsets(routes: Routes, topic: str, partitions: int, settle_s: float) -> bool:
     """Wait until every partition's last stable offset is its end (its transactions' markers are
     written), for at most ``settle_s``; whether it got there."""
     deadline = time.monotonic() + settle_s
     while True:
-        if all(client.list_offset(topic, p, committed=True) == client.list_offset(topic, p) for p in range(partitions)):
+        leaders = [(p, routes.leader(topic, p)) for p in range(partitions)]
+        if all(leader.list_offset(topic, p, committed=True) == leader.list_offset(topic, p) for p, leader in leaders):
             return True
         if time.monotonic() >= deadline:
             return False
@@ -313,11 +337,13 @@ def settle_offsets(client: WireClient, topic: str, partitions: int, settle_s: fl
 
 
 def run_script_on_broker(script: TxnScript, host: str, port: int, *, topic: str, transactional_id: str,
-                         transaction_version: int = 1, deadline_s: float = 30.0) -> ScriptRun:
-    """Run ``script`` on the broker at host:port, on a fresh ``topic`` with a fresh ``transactional_id``."""
-    with WireClient(host, port, timeout_s=deadline_s) as client:
-        client.create_topic(topic, partitions=script.partitions, timeout_s=deadline_s)
-        txn = _Txn(client, transactional_id, topic, transaction_version, deadline_s)
+                         transaction_version: int = 1, deadline_s: float = 30.0, replication_factor: int = 1) -> ScriptRun:
+    """Run ``script`` on the broker (or the cluster) at host:port, on a fresh ``topic`` of
+    ``replication_factor`` replicas with a fresh ``transactional_id``."""
+    with Routes(host, port, timeout_s=deadline_s) as routes:
+        routes.admin().create_topic(topic, partitions=script.partitions, replication_factor=replication_factor,
+                                    timeout_s=deadline_s)
+        txn = _Txn(routes, transactional_id, topic, transaction_version, deadline_s)
         txn.ready(script.partitions)
-        txn.find_coordinator()
+        txn.find_coordinator()  # before the first step, as a client does
         return drive(script, txn, f"broker at {host}:{port}")

@@ -58,6 +58,11 @@ class ClientRunError(RuntimeError):
     """The client could not run the trace at all (it would not start, or crashed the harness)."""
 
 
+class CallTimedOut(ClientRunError):
+    """A call of the application (a transactional commit, ...) gave no answer within its time: the
+    client is alive but stuck, which a row may judge as the client's own failure."""
+
+
 @runtime_checkable
 class ProducerClient(Protocol):
     """A real producer client driven through one trace.

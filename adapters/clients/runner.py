@@ -19,7 +19,14 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, CompletionLog, MappedConfig, run_program
+from kafka_conformance.adapters.clients.protocol import (
+    CallTimedOut,
+    ClientConfigError,
+    ClientRunError,
+    CompletionLog,
+    MappedConfig,
+    run_program,
+)
 from kafka_conformance.adapters.reaper import stop_tree, tagged_env
 from kafka_conformance.reference.broker.produce_errors import Appended
 from kafka_conformance.reference.traces.events import Event
@@ -212,7 +219,7 @@ class RunnerProcess:
         self._txn_done.clear()
         self._write({"op": "txn", "action": action})
         if not self._txn_done.wait(timeout_s):
-            raise ClientRunError(f"{self.name}: the transaction call {action} gave no answer within {timeout_s:.0f} s"
+            raise CallTimedOut(f"{self.name}: the transaction call {action} gave no answer within {timeout_s:.0f} s"
                                  f"{self._stderr_tail()}")
         self._check_alive()
         answer = self._txn_answer

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from kafka_conformance.adapters.clients.protocol import ClientRunError, CompletionLog
+from kafka_conformance.adapters.clients.protocol import CallTimedOut, ClientRunError, CompletionLog
 from kafka_conformance.adapters.clients.runner import started_runner
 from kafka_conformance.reference.traces.program import SendStep
 
@@ -40,6 +40,9 @@ class TxnSession(Protocol):
 
     def send(self, step: SendStep, topic: str) -> None:
         """Hand one value to the client, without waiting for it."""
+
+    def flush(self, seconds: float) -> None:
+        """Wait, for at most ``seconds``, until every value handed over has completed (acknowledged or failed)."""
 
     def stop(self) -> None:
         """Close the producer and everything it started, on every path."""
@@ -130,6 +133,9 @@ class _ConfluentSession:
 
     def send(self, step: SendStep, topic: str) -> None:
         self.driver.send(step, topic)
+
+    def flush(self, seconds: float) -> None:
+        self.producer.flush(seconds)  # serves the delivery callbacks, which complete the log
 
     def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
         from confluent_kafka import KafkaException
@@ -231,9 +237,13 @@ class _KafkaPythonSession:
     def send(self, step: SendStep, topic: str) -> None:
         self.driver.send(step, topic)
 
+    def flush(self, seconds: float) -> None:
+        with contextlib.suppress(Exception):  # kafka.errors.KafkaTimeoutError: what is still open stays open
+            self.producer.flush(timeout=seconds)
+
     def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
         """kafka-python's commit and abort wait without a limit, so each call runs on a thread of its
-        own and is given up (the row could not finish) after ``timeout_s``."""
+        own and is given up after ``timeout_s`` (:class:`CallTimedOut`: the client is stuck)."""
         calls = {"init": self.producer.init_transactions, "begin": self.producer.begin_transaction,
                  "commit": self.producer.commit_transaction, "abort": self.producer.abort_transaction}
         answer: list[dict[str, Any]] = []
@@ -249,7 +259,7 @@ class _KafkaPythonSession:
         worker.start()
         worker.join(timeout_s)
         if not answer:
-            raise ClientRunError(f"kafka-python: the transaction call {action} gave no answer within {timeout_s:.0f} s")
+            raise CallTimedOut(f"kafka-python: the transaction call {action} gave no answer within {timeout_s:.0f} s")
         return answer[0]
 
     def stop(self) -> None:
@@ -305,6 +315,12 @@ class _AiokafkaSession:
     def send(self, step: SendStep, topic: str) -> None:
         self.driver.send(step, topic)
 
+    def flush(self, seconds: float) -> None:
+        import asyncio
+
+        with contextlib.suppress(asyncio.TimeoutError, TimeoutError, ClientRunError):
+            self.loop.call(asyncio.wait_for(self.producer.flush(), seconds), timeout=seconds + 5)
+
     def txn(self, action: str, timeout_s: float) -> dict[str, Any]:
         import asyncio
 
@@ -325,7 +341,7 @@ class _AiokafkaSession:
         except ClientRunError:
             raise
         except (asyncio.TimeoutError, TimeoutError) as exc:
-            raise ClientRunError(f"aiokafka: the transaction call {action} gave no answer within {timeout_s:.0f} s") from exc
+            raise CallTimedOut(f"aiokafka: the transaction call {action} gave no answer within {timeout_s:.0f} s") from exc
         except Exception as exc:  # aiokafka.errors.*
             return _refused(exc)
         return {"ok": True}

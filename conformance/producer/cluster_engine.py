@@ -105,15 +105,21 @@ class _ClusterBroker:
         topic = self.trace.cluster.topic
         if step.action in (ClusterAction.CRASH, ClusterAction.STOP, ClusterAction.RESTART):
             # As in the model: stopping a broker that is down, or restarting one that is up, does nothing.
-            up = self.cluster.node(step.broker).process is not None
+            # The proxy stops listening for a broker that goes down (a client's new connection is
+            # refused, as by the broker's closed port) and listens again when it is back.
+            node = self.cluster.node(step.broker)
+            up = node.process is not None
             if step.action is ClusterAction.CRASH and up:
                 self.proxy.record_fault(FaultKind.BROKER_CRASH)
+                self.proxy.upstream_down("127.0.0.1", node.port)
                 self.cluster.crash_and_settle(step.broker, topic)
             elif step.action is ClusterAction.STOP and up:
                 self.proxy.record_fault(FaultKind.BROKER_STOP)
+                self.proxy.upstream_down("127.0.0.1", node.port)
                 self.cluster.stop_and_settle(step.broker, topic)
             elif step.action is ClusterAction.RESTART and not up:
                 self.cluster.restart_and_settle(step.broker, topic)
+                self.proxy.upstream_up("127.0.0.1", node.port)
         elif step.action is ClusterAction.FAILOVER:
             self.cluster.failover(topic, step.partition)
         elif step.action is ClusterAction.DISCONNECT:

@@ -20,6 +20,7 @@ import itertools
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import attrs
 import hypothesis
@@ -42,7 +43,8 @@ from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
 from kafka_conformance.terminal.verdict import run_seed
 from kafka_conformance.transactions.strategies import txn_scripts
 
-__all__ = ["Generated", "RowResult", "TxnReport", "broker_address", "check_transactions", "compare_runs"]
+__all__ = ["BrokerAt", "Generated", "RowResult", "TxnReport", "broker_address", "check_transactions", "cluster_size",
+           "compare_runs"]
 
 
 @attrs.frozen
@@ -158,21 +160,89 @@ def _version(text: str) -> KafkaVersion:
         raise TargetError(f"--kafka-version {text}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from None
 
 
+@attrs.frozen
+class BrokerAt:
+    """Where the rows run: a broker, or the first broker of a cluster (the rest are found through it)."""
+
+    host: str
+    port: int
+    replication_factor: int = 1
+    """Replicas of each row's topic: one on a single broker, up to three on a cluster."""
+    cluster: Any = attrs.field(default=None, eq=False)
+    """The :class:`~kafka_conformance.adapters.brokers.kafka_cluster.KafkaCluster` of ``kafka-cluster``
+    (None on a single broker): the rows that kill a broker act on it."""
+
+
 @contextlib.contextmanager
-def broker_address(spec: str) -> Iterator[tuple[str, int]]:
+def broker_address(spec: str) -> Iterator[BrokerAt]:
     """The broker for the block; only a failure to start it is the user's (a failure of the rows is not)."""
+    parsed = parse_target(spec, Role.TRANSACTIONS)
+    cluster_size(spec)  # a malformed cluster is the user's first, whatever is installed
     if importlib.util.find_spec("kafka") is None:  # before a broker is started for nothing
         raise TargetError(f"the transactions suite: {KAFKA_PYTHON_MISSING}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
-    if spec.strip() == "kfake":
+    if parsed.kind == "kfake":
         with _kfake() as address:
             yield address
         return
+    if parsed.kind == "kafka-cluster":
+        with _kafka_cluster(parsed.argument or "") as address:
+            yield address
+        return
     with started_for(spec, Role.TRANSACTIONS) as broker:
-        yield broker.host, broker.port
+        yield BrokerAt(broker.host, broker.port)
+
+
+def cluster_size(spec: str) -> int | None:
+    """How many brokers ``kafka-cluster:VERSION[:N]`` starts (N, default 3; None for any other spec); a
+    TargetError for a release the kit starts no cluster of, or an N it does not start."""
+    parsed = parse_target(spec, Role.TRANSACTIONS)
+    if parsed.kind != "kafka-cluster":
+        return None
+    from kafka_conformance.adapters.brokers.kafka_cluster import MAX_BROKERS, cluster_release
+
+    version, _, count = (parsed.argument or "").partition(":")  # the target grammar checked that N is a number
+    try:
+        cluster_release(version)
+        if count and not 1 <= int(count) <= MAX_BROKERS:
+            raise ValueError(f"{spec}: N is the number of brokers, 1 to {MAX_BROKERS}")
+    except ValueError as exc:
+        raise TargetError(str(exc), Problem.MALFORMED, Role.TRANSACTIONS) from exc
+    return int(count) if count else DEFAULT_CLUSTER
+
+
+DEFAULT_CLUSTER = 3
 
 
 @contextlib.contextmanager
-def _kfake() -> Iterator[tuple[str, int]]:
+def _kafka_cluster(argument: str) -> Iterator[BrokerAt]:
+    """``kafka-cluster:VERSION[:N]``: N brokers (default 3) and their controller, stopped at the end of the block.
+    The transaction state topic has min(3, N) replicas, so the coordinator's log outlives one broker."""
+    from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
+    from kafka_conformance.adapters.brokers.kafka_cluster import start_kafka_cluster
+    from kafka_conformance.adapters.brokers.process import BrokerStartError
+
+    version = argument.partition(":")[0]
+    brokers = cluster_size(f"kafka-cluster:{argument}")
+    reason = kafka_broker_reason(version)
+    if reason is not None:
+        raise TargetError(f"kafka-cluster:{argument}: {reason}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
+    try:
+        cluster = start_kafka_cluster(version, brokers or DEFAULT_CLUSTER)
+    except BrokerStartError as exc:
+        raise TargetError(f"kafka-cluster:{argument}: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
+    try:
+        try:
+            cluster.wait_ready()
+        except BrokerStartError as exc:
+            raise TargetError(f"kafka-cluster:{argument}: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
+        first = cluster.nodes[0]
+        yield BrokerAt("127.0.0.1", first.port, min(3, len(cluster.nodes)), cluster)
+    finally:
+        cluster.stop()
+
+
+@contextlib.contextmanager
+def _kfake() -> Iterator[BrokerAt]:
     from kafka_conformance.adapters.go.kfake import KfakeError, kfake_cluster, kfake_reason
 
     reason = kfake_reason()
@@ -183,7 +253,7 @@ def _kfake() -> Iterator[tuple[str, int]]:
             cluster = stack.enter_context(kfake_cluster(1))
         except (KfakeError, BrokerStartError) as exc:
             raise TargetError(f"kfake did not start: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
-        yield cluster.host, cluster.port
+        yield BrokerAt(cluster.host, cluster.port)
 
 
 def check_transactions(
@@ -212,12 +282,12 @@ def check_transactions(
         raise TargetError(f"{broker}: {exc}", Problem.MALFORMED, Role.TRANSACTIONS) from exc
     started = time.monotonic()
     column = f"transactions {broker}@{profile}"
-    with broker_address(broker) as (host, port):
+    with broker_address(broker) as at:
         results: list[RowResult] = []
         nonce = uuid.uuid4().hex[:8]
         emit(progress, ProgressEvent(Kind.START, column, "transaction table", 0, len(chosen)))
         for i, row in enumerate(chosen):
-            result = _run_row(row, host, port, profile, f"txn-{nonce}-{i}-{row.name}", f"kit-{nonce}-{i}")
+            result = _run_row(row, at, profile, f"txn-{nonce}-{i}-{row.name}", f"kit-{nonce}-{i}")
             results.append(result)
             emit(progress, ProgressEvent(Kind.EXAMPLE, column, "transaction table", i + 1, len(chosen),
                                          sum(not r.agrees for r in results), "agrees" if result.agrees else "differs",
@@ -233,7 +303,7 @@ def check_transactions(
                 emit(progress, ProgressEvent(Kind.EXAMPLE, column, "generated scripts", done,
                                              max(max_examples, done), differing))
 
-            generated = _generated(host, port, profile, max_examples, run_seed(opts.seed), nonce, tick)
+            generated = _generated(at, profile, max_examples, run_seed(opts.seed), nonce, tick)
             found = generated.failure is not None
             emit(progress, ProgressEvent(Kind.END, column, "generated scripts", generated.examples,
                                          max(max_examples, generated.examples), differing + found,
@@ -245,7 +315,7 @@ class _Differs(AssertionError):
     pass
 
 
-def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, seed: int | None, nonce: str,
+def _generated(at: BrokerAt, profile: TxnProfile, max_examples: int, seed: int | None, nonce: str,
                tick: Callable[[int], None]) -> Generated:
     """Hypothesis draws scripts, runs each on the broker and the model, and shrinks the first that differs.
     A run the broker could not finish (it stopped answering) ends the search unshrunk: shrinking it
@@ -262,7 +332,7 @@ def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, see
             return
         i = next(counter)
         tick(i + 1)
-        result = _run_row(TxnRow("generated", "a generated script", script), host, port, profile,
+        result = _run_row(TxnRow("generated", "a generated script", script), at, profile,
                           f"txn-{nonce}-g{i}", f"kit-{nonce}-g{i}")
         if result.error:
             broken.append((script, result, i))
@@ -282,8 +352,8 @@ def _generated(host: str, port: int, profile: TxnProfile, max_examples: int, see
         script, result, first = failed[0]
         return Generated(first + 1, seed, result, script, flaky=True, shrink_runs=next(counter) - first - 1)
     if broken:
-        script, result, at = broken[0]
-        return Generated(at + 1, seed, result, script)
+        script, result, ordinal = broken[0]
+        return Generated(ordinal + 1, seed, result, script)
     return Generated(next(counter), seed)
 
 
@@ -294,12 +364,13 @@ def _row(name: str) -> TxnRow:
         raise TargetError(str(exc.args[0]), Problem.MALFORMED, Role.TRANSACTIONS) from exc
 
 
-def _run_row(row: TxnRow, host: str, port: int, profile: TxnProfile, topic: str, txn_id: str) -> RowResult:
+def _run_row(row: TxnRow, at: BrokerAt, profile: TxnProfile, topic: str, txn_id: str) -> RowResult:
     model = run_model(row.script, profile)
     kafka_found = check_history(history_of(model))
     try:
-        real = run_script_on_broker(row.script, host, port, topic=topic, transactional_id=txn_id,
-                                    transaction_version=profile.transaction_version)
+        real = run_script_on_broker(row.script, at.host, at.port, topic=topic, transactional_id=txn_id,
+                                    transaction_version=profile.transaction_version,
+                                    replication_factor=at.replication_factor)
     except WireError as exc:
         return RowResult(row.name, row.question, (), (), tuple(a.name for a in kafka_found), error=str(exc))
     found = check_history(history_of(real))

@@ -18,6 +18,11 @@ until its transaction has ended (``Action.HOLD``), while the path to its partiti
 the client's retries are lost as well and the client gives the batch up.  The transaction that
 meets the hold writes to partition 0 alone, so the held request carries that batch and no other
 (a request for two partitions would be held whole, or not, as the client happens to group them).
+
+The ``coordinator-*`` rows need a cluster (``kafka-cluster:VERSION``): the broker coordinating the
+transaction is killed mid-transaction (:class:`CrashCoordinator`), and the client must find the
+coordinator the transaction log's new leader becomes, which loads the transaction's state from the
+replicated log (KIP-98's "Transaction Coordinator failover").  On a single broker they are left out.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ import attrs
 
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, Release
 
-__all__ = ["CLIENT_TXN_ROWS", "Abort", "Begin", "ClientStep", "ClientTxnRow", "Commit", "Write", "client_txn_row"]
+__all__ = ["CLIENT_TXN_ROWS", "Abort", "Begin", "ClientStep", "ClientTxnRow", "Commit", "CrashCoordinator", "Write",
+           "client_txn_row"]
 
 
 @attrs.frozen
@@ -52,7 +58,13 @@ class Abort:
     """``abortTransaction()``."""
 
 
-ClientStep = Begin | Write | Commit | Abort
+@attrs.frozen
+class CrashCoordinator:
+    """Once every earlier send has completed, SIGKILL the broker coordinating the transaction and wait
+    until another broker leads the transaction log (a cluster only)."""
+
+
+ClientStep = Begin | Write | Commit | Abort | CrashCoordinator
 
 
 @attrs.frozen
@@ -73,6 +85,11 @@ class ClientTxnRow:
                 raise ValueError(f"row {self.name}: {type(step).__name__} {'inside' if open_ else 'outside'} a transaction")
             if isinstance(step, (Begin, Commit, Abort)):
                 open_ = not open_
+
+    @property
+    def needs_cluster(self) -> bool:
+        """A row that kills a broker runs only on a cluster, where the transaction outlives it."""
+        return any(isinstance(s, CrashCoordinator) for s in self.steps)
 
 
 _HELD = "the first produce request to partition 0 is held in the network"
@@ -104,6 +121,11 @@ CLIENT_TXN_ROWS: tuple[ClientTxnRow, ...] = (
                  "begun: is it answered as the duplicate it is, and does the next transaction still commit?",
                  (Begin(), Write("a0", 0), Commit(), Begin(), Write("b0", 0), Write("b1", 1), Commit()),
                  _hold(Release.INTO_NEXT, cut=False)),
+    ClientTxnRow("coordinator-crash", "the broker coordinating an open transaction is killed after its sends are "
+                 "acknowledged: does the client commit through the new coordinator, and does the next transaction "
+                 "commit too?",
+                 (Begin(), Write("a0", 0), Write("a1", 1), CrashCoordinator(), Commit(), Begin(), Write("b0", 0),
+                  Commit())),
 )
 
 

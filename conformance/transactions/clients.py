@@ -13,7 +13,11 @@ depends on the client as much as on the release (whether the client bumps its ep
 batch it gave up on, KIP-360; whether the broker verifies partitions or bumps the epoch per
 transaction, KIP-890), and which of the two kept the data right is shown by the late request's
 answer.  Beside the checker's anomalies, two are the client's own: a commit reported although one
-of the transaction's sends did not succeed, and a transaction the client could not end.  A row
+of the transaction's sends did not succeed, and a transaction the client could not end (refused so
+that the producer cannot go on, or no answer within :data:`CALL_TIMEOUT_S`).  On a cluster
+(``kafka-cluster:VERSION``) a row may kill the transaction's coordinator once its sends completed
+(:class:`~kafka_conformance.transactions.client_rows.CrashCoordinator`); the broker is started again
+on its data before the read-back.  A row
 whose hold never fired, or whose held request was never released, could not run: it is no evidence.
 """
 
@@ -29,9 +33,11 @@ import attrs
 
 from kafka_conformance.adapters.brokers.fault_hold import LateDelivery
 from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyError
-from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError
+from kafka_conformance.adapters.brokers.process import BrokerStartError
+from kafka_conformance.adapters.brokers.wire_client import WireError
+from kafka_conformance.adapters.brokers.wire_routes import Routes
 from kafka_conformance.adapters.brokers.wire_txn import read_back, settle_offsets
-from kafka_conformance.adapters.clients.protocol import ClientConfigError, ClientRunError, CompletionLog
+from kafka_conformance.adapters.clients.protocol import CallTimedOut, ClientConfigError, ClientRunError, CompletionLog
 from kafka_conformance.adapters.clients.txn import (
     AiokafkaTxnClient,
     ConfluentTxnClient,
@@ -52,7 +58,15 @@ from kafka_conformance.reference.transactions.checker import Outcome, Transactio
 from kafka_conformance.reference.transactions.coordinator import TxnError
 from kafka_conformance.reference.transactions.run import PartitionRead
 from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
-from kafka_conformance.transactions.client_rows import CLIENT_TXN_ROWS, Begin, ClientTxnRow, Commit, Write, client_txn_row
+from kafka_conformance.transactions.client_rows import (
+    CLIENT_TXN_ROWS,
+    Begin,
+    ClientTxnRow,
+    Commit,
+    CrashCoordinator,
+    Write,
+    client_txn_row,
+)
 
 __all__ = ["COMMITTED_UNACKNOWLEDGED", "NOT_ENDED", "TXN_CLIENTS", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport",
            "check_transaction_client", "client_history", "run_client_row", "txn_client", "unacknowledged_commits"]
@@ -116,12 +130,15 @@ def _refusal(answer: dict[str, Any]) -> str:
     return f"{str(answer.get('class', '?')).rsplit('.', 1)[-1]}: {answer.get('message', '')}".strip()
 
 
-def _play(row: ClientTxnRow, process: TxnSession, topic: str) -> tuple[list[Outcome], list[str]]:
-    """The row's steps; (each transaction's outcome, how each ended in words).  A fatal answer ends the row."""
-    outcomes: list[Outcome] = []
-    words: list[str] = []
+def _play(row: ClientTxnRow, process: TxnSession, topic: str, crash: Callable[[], None],
+          outcomes: list[Outcome], words: list[str]) -> None:
+    """The row's steps, each transaction's outcome and how it ended in words appended as it ends (so a
+    row that fails half-way keeps what it saw).  A fatal answer ends the row."""
     for step in row.steps:
-        if isinstance(step, Begin):
+        if isinstance(step, CrashCoordinator):
+            process.flush(CALL_TIMEOUT_S)
+            crash()
+        elif isinstance(step, Begin):
             answer = process.txn("begin", CALL_TIMEOUT_S)
             if not answer.get("ok"):
                 raise ClientRunError(f"beginTransaction refused: {_refusal(answer)}")
@@ -129,7 +146,13 @@ def _play(row: ClientTxnRow, process: TxnSession, topic: str) -> tuple[list[Outc
             process.send(SendStep(step.value, step.partition), topic)
         else:
             action = "commit" if isinstance(step, Commit) else "abort"
-            answer = process.txn(action, CALL_TIMEOUT_S)
+            try:
+                answer = process.txn(action, CALL_TIMEOUT_S)
+            except CallTimedOut:  # alive but stuck: the application cannot tell how its transaction ended
+                outcomes.append(Outcome.UNKNOWN)
+                words.append(f"t{len(outcomes)} {action} gave no answer within {CALL_TIMEOUT_S:.0f} s: the producer "
+                             "cannot go on")
+                break
             if answer.get("ok"):
                 outcomes.append(Outcome.COMMITTED if action == "commit" else Outcome.ABORTED)
                 words.append(f"t{len(outcomes)} {'committed' if action == 'commit' else 'aborted'}")
@@ -145,7 +168,6 @@ def _play(row: ClientTxnRow, process: TxnSession, topic: str) -> tuple[list[Outc
             outcomes.append(Outcome.UNKNOWN)
             words.append(f"t{len(outcomes)} {said}: the producer cannot go on")
             break
-    return outcomes, words
 
 
 def client_history(row: ClientTxnRow, outcomes: Sequence[Outcome], taken: set[str],
@@ -178,16 +200,29 @@ def _taken(proxy: FaultProxy) -> set[str]:
 
 
 def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *, nonce: str | None = None,
-                   deadline_s: float = 30.0) -> ClientRowResult:
-    """Run ``row`` with ``client`` against the broker at host:port, on a topic and transactional id of its own."""
+                   deadline_s: float = 30.0, replication_factor: int = 1, cluster: Any = None) -> ClientRowResult:
+    """Run ``row`` with ``client`` against the broker (or cluster) at host:port, on a topic of
+    ``replication_factor`` replicas and a transactional id of its own.  ``cluster``, a
+    :class:`~kafka_conformance.adapters.brokers.kafka_cluster.KafkaCluster` whose first broker is at
+    host:port, is needed by a row that kills a broker; every broker is running again before the
+    row reads back."""
+    if row.needs_cluster and (cluster is None or len(cluster.nodes) < 2):
+        raise ValueError(f"row {row.name} kills a broker: it runs on a cluster of two brokers or more only")
     nonce = nonce or uuid.uuid4().hex[:8]
     topic, txn_id = f"txn-client-{nonce}-{row.name}", f"kit-client-{nonce}-{row.name}"
-    with WireClient(host, port, timeout_s=deadline_s) as wire:
-        wire.create_topic(topic, partitions=row.partitions, timeout_s=deadline_s)
+    with Routes(host, port, timeout_s=deadline_s) as routes:
+        routes.admin().create_topic(topic, partitions=row.partitions, replication_factor=replication_factor,
+                                    timeout_s=deadline_s)
 
     def settle() -> bool:
-        with WireClient(host, port, timeout_s=deadline_s) as own:
+        with Routes(host, port, timeout_s=deadline_s) as own:
             return settle_offsets(own, topic, row.partitions, SETTLE_S)
+
+    def crash() -> None:
+        if log.pending:
+            raise ClientRunError(f"{log.pending} of the sends before the kill had not completed within "
+                                 f"{CALL_TIMEOUT_S:.0f} s: the row's question needs them acknowledged")
+        log.note(_crash_coordinator(cluster, proxy, txn_id, deadline_s))
 
     started = time.monotonic()
     clock: Callable[[], int] = lambda: int((time.monotonic() - started) * 1000)  # noqa: E731
@@ -202,7 +237,7 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                 answer = process.txn("init", CALL_TIMEOUT_S)
                 if not answer.get("ok"):
                     raise ClientRunError(f"initTransactions refused: {_refusal(answer)}")
-                outcomes, words = _play(row, process, topic)
+                _play(row, process, topic, crash, outcomes, words)
             finally:
                 try:
                     process.stop()
@@ -211,14 +246,21 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                 completions = log.close()
             taken, late = _taken(proxy), tuple(proxy.late)
             unfired = _unfired(row, proxy)
-    except (ClientRunError, ClientConfigError, ProxyError) as exc:
-        return ClientRowResult(row.name, row.question, tuple(words), (), (), notes=tuple(log.notes), error=str(exc))
+    except (ClientRunError, ClientConfigError, ProxyError, WireError, BrokerStartError) as exc:
+        error = str(exc)
+    if row.needs_cluster:
+        try:
+            cluster.restore()  # the killed broker starts again on its data: the next row, and the read-back, need it
+        except BrokerStartError as exc:
+            error = error or f"the killed broker did not start again: {exc}"
+    if error:
+        return ClientRowResult(row.name, row.question, tuple(words), (), (), notes=tuple(log.notes), error=error)
     if unfired:
         return ClientRowResult(row.name, row.question, tuple(words), tuple(_late_text(x) for x in late), (),
                                notes=tuple(log.notes), error=unfired)
     try:
-        with WireClient(host, port, timeout_s=deadline_s) as wire:
-            reads = read_back(wire, topic, row.partitions, deadline_s=deadline_s)
+        with Routes(host, port, timeout_s=deadline_s) as routes:
+            reads = read_back(routes, topic, row.partitions, deadline_s=deadline_s)
     except WireError as exc:
         error = f"reading back: {exc}"
         reads = ()
@@ -230,10 +272,31 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                            tuple(name for name, _ in found), tuple(why for _, why in found), tuple(log.notes), error)
 
 
+def _crash_coordinator(cluster: Any, proxy: FaultProxy, transactional_id: str, deadline_s: float) -> str:
+    """SIGKILL the broker FindCoordinator names for ``transactional_id`` (the proxy stops listening for
+    it first, so that a client's new connection to it is refused, as by a dead broker), and wait until
+    another broker leads the transaction log (the coordinator the client must find next); what
+    happened, in words."""
+    with Routes("127.0.0.1", cluster.nodes[cluster.live_nodes()[0]].port, timeout_s=deadline_s) as routes:
+        port = routes.coordinator(transactional_id).port
+    node = next((i for i, n in enumerate(cluster.nodes) if n.port == port), None)
+    if node is None:
+        raise WireError(f"FindCoordinator named 127.0.0.1:{port} for {transactional_id!r}, no broker of the cluster")
+    proxy.upstream_down("127.0.0.1", port)
+    cluster.crash_and_settle(node, TRANSACTION_LOG)
+    leaders = sorted({m.leader for m in cluster.partitions(TRANSACTION_LOG).values()})
+    return (f"broker {node}, the coordinator, was killed (SIGKILL); broker {', '.join(map(str, leaders))} leads "
+            f"{TRANSACTION_LOG} now")
+
+
+TRANSACTION_LOG = "__transaction_state"
+
+
 NOT_ENDED = "transaction-not-ended"
 """The client's own anomaly: a commit or abort was refused so that the producer cannot go on (fenced,
-an illegal state): the application cannot tell whether its transaction committed.  No row starts a
-second producer or lets a transaction time out, so nothing in a row fences the client."""
+an illegal state), or gave no answer within :data:`CALL_TIMEOUT_S` while the cluster served
+(stuck): the application cannot tell whether its transaction committed.  No row starts a second
+producer or lets a transaction time out, so nothing in a row fences the client."""
 COMMITTED_UNACKNOWLEDGED = "committed-unacknowledged-write"
 """The client's own anomaly: it reported a transaction committed although one of the transaction's
 sends had failed or never completed.  KIP-98's producer must refuse the commit then (the Java
@@ -275,6 +338,8 @@ class TxnClientReport:
     broker: str
     rows: tuple[ClientRowResult, ...]
     duration_s: float
+    left_out: tuple[str, ...] = ()
+    """Rows that kill a broker, left out where no cluster of two brokers or more survives it."""
 
     @property
     def conforms(self) -> bool:
@@ -317,11 +382,19 @@ def check_transaction_client(client: str, broker: str, options: Options | None =
                              rows: Sequence[str] | None = None) -> TxnClientReport:
     """Run the client rows (all, or the named ones) with ``client`` on ``broker`` (any broker spec of the
     transactions role); ``options.progress`` gets a :class:`~kafka_conformance.terminal.events.ProgressEvent`
-    per row."""
-    from kafka_conformance.transactions.check import broker_address
+    per row.  A row that kills a broker needs a cluster of two brokers or more: elsewhere it is left
+    out (:attr:`TxnClientReport.left_out`), and refused by name when asked for."""
+    from kafka_conformance.transactions.check import broker_address, cluster_size
 
     opts = options if options is not None else Options()
     chosen = CLIENT_TXN_ROWS if rows is None else tuple(_client_row(name) for name in rows)
+    survives_a_kill = (cluster_size(broker) or 0) >= 2
+    left_out = () if survives_a_kill else tuple(r.name for r in chosen if r.needs_cluster)
+    if left_out and rows is not None:
+        raise TargetError(f"{', '.join(left_out)} kill{'s' if len(left_out) == 1 else ''} a broker: run "
+                          f"{'it' if len(left_out) == 1 else 'them'} on kafka-cluster:VERSION (two brokers or more), "
+                          f"not {broker}", Problem.INCAPABLE, Role.TRANSACTIONS)
+    chosen = tuple(r for r in chosen if r.name not in left_out)
     runner = txn_client(client)
     try:
         runner.prepare()  # a first build or fetch is charged to no row
@@ -330,13 +403,14 @@ def check_transaction_client(client: str, broker: str, options: Options | None =
     started = time.monotonic()
     column = f"transactions {client} on {broker}"
     results: list[ClientRowResult] = []
-    with broker_address(broker) as (host, port):
+    with broker_address(broker) as at:
         nonce = uuid.uuid4().hex[:8]
         emit(opts.progress, ProgressEvent(Kind.START, column, "transaction client rows", 0, len(chosen)))
         for i, row in enumerate(chosen):
             try:
-                result = run_client_row(row, runner, host, port, nonce=f"{nonce}-{i}")
-            except WireError as exc:
+                result = run_client_row(row, runner, at.host, at.port, nonce=f"{nonce}-{i}",
+                                        replication_factor=at.replication_factor, cluster=at.cluster)
+            except (WireError, BrokerStartError) as exc:
                 result = ClientRowResult(row.name, row.question, (), (), (), error=f"the broker: {exc}")
             results.append(result)
             emit(opts.progress, ProgressEvent(Kind.EXAMPLE, column, "transaction client rows", i + 1, len(chosen),
@@ -345,7 +419,7 @@ def check_transaction_client(client: str, broker: str, options: Options | None =
         failing = sum(not r.holds for r in results)
         emit(opts.progress, ProgressEvent(Kind.END, column, "transaction client rows", len(chosen), len(chosen), failing,
                                           "diverges" if failing else "done", unit="rows"))
-    return TxnClientReport(client, broker, tuple(results), time.monotonic() - started)
+    return TxnClientReport(client, broker, tuple(results), time.monotonic() - started, left_out)
 
 
 def _client_row(name: str) -> ClientTxnRow:

@@ -87,6 +87,9 @@ def render_client_text(report: TxnClientReport) -> str:
         if row.error:
             lines.append(f"      the row did not finish: {row.error}")
     holding = sum(r.holds for r in report.rows)
+    if report.left_out:
+        lines += ["", f"  left out: {', '.join(report.left_out)} (kill{'s' if len(report.left_out) == 1 else ''} a broker: "
+                      "run on kafka-cluster:VERSION)"]
     lines += ["", f"{holding} of {len(report.rows)} rows hold",
               verdict_line(report.verdict, target=f"{report.client} client on {report.broker}", seed=None,
                            examples=len(report.rows), seconds=report.duration_s,
@@ -97,5 +100,5 @@ def render_client_text(report: TxnClientReport) -> str:
 def render_client_json(report: TxnClientReport) -> str:
     body = {"suite": "transactions", "client": report.client, "target": report.broker, "conforms": report.conforms,
             "verdict": report.verdict, "duration_s": round(report.duration_s, 3),
-            "rows": [{**attrs.asdict(r), "holds": r.holds} for r in report.rows]}
+            "rows": [{**attrs.asdict(r), "holds": r.holds} for r in report.rows], "left_out": list(report.left_out)}
     return json.dumps(body, indent=2, sort_keys=True) + "\n"

@@ -158,3 +158,61 @@ def test_a_commit_over_a_send_that_did_not_succeed_is_the_clients_anomaly() -> N
         "its send of 'd' to partition 0 never completed",
     ]
     assert unacknowledged_commits(row, [Outcome.ABORTED, Outcome.UNKNOWN], events) == []
+
+
+def test_a_row_that_kills_a_broker_needs_a_cluster_and_is_left_out_on_one_broker() -> None:
+    from kafka_conformance.report.columns.transaction_clients import transaction_client_column
+    from kafka_conformance.report.model import CellStatus
+    from kafka_conformance.transactions.client_rows import CrashCoordinator
+
+    crash = client_txn_row("coordinator-crash")
+    assert crash.needs_cluster and not any(r.needs_cluster for r in CLIENT_TXN_ROWS if r is not crash)
+    with pytest.raises(ValueError, match="CrashCoordinator outside a transaction"):
+        ClientTxnRow("x", "?", (CrashCoordinator(),))
+    report = TxnClientReport("java", "kafka:3.9.1", (ClientRowResult("commit", "?", ("t1 committed",), (), ()),), 1.0,
+                             left_out=("coordinator-crash",))
+    assert report.conforms  # a row left out is no evidence either way
+    text = render_client_text(report)
+    assert "left out: coordinator-crash (kills a broker: run on kafka-cluster:VERSION)" in text
+    assert json.loads(render_client_json(report))["left_out"] == ["coordinator-crash"]
+    cells = transaction_client_column(report, release="3.9.1").cells
+    assert [(c.row, c.status) for c in cells] == [("commit", CellStatus.HOLDS),
+                                                  ("coordinator-crash", CellStatus.NOT_APPLICABLE)]
+
+
+class _StuckCommit:
+    """A session whose commit never answers (as kafka-python's after its coordinator was killed)."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def txn(self, action: str, timeout_s: float) -> dict[str, object]:
+        from kafka_conformance.adapters.clients.protocol import CallTimedOut
+
+        self.calls.append(action)
+        if action == "commit":
+            raise CallTimedOut(f"the transaction call commit gave no answer within {timeout_s:.0f} s")
+        return {"ok": True}
+
+    def send(self, step: object, topic: str) -> None:
+        self.calls.append("send")
+
+    def flush(self, seconds: float) -> None:
+        self.calls.append("flush")
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+
+
+def test_a_commit_that_never_answers_ends_the_row_with_the_transaction_unknown() -> None:
+    from kafka_conformance.transactions import clients
+    from kafka_conformance.transactions.client_rows import CrashCoordinator
+
+    row = ClientTxnRow("x", "?", (Begin(), Write("a", 0), CrashCoordinator(), Commit(), Begin(), Write("b", 0), Commit()))
+    session, crashed = _StuckCommit(), []
+    outcomes: list[Outcome] = []
+    words: list[str] = []
+    clients._play(row, session, "t", lambda: crashed.append(True), outcomes, words)  # type: ignore[arg-type]
+    assert outcomes == [Outcome.UNKNOWN] and crashed == [True]
+    assert words == [f"t1 commit gave no answer within {clients.CALL_TIMEOUT_S:.0f} s: the producer cannot go on"]
+    assert session.calls == ["begin", "send", "flush", "commit"]  # flushed before the kill; nothing after the hang

@@ -41,8 +41,8 @@ def test_late_sends_land_where_the_move_says() -> None:
 
 
 @contextlib.contextmanager
-def _no_broker(spec: str) -> Iterator[tuple[str, int]]:
-    yield "127.0.0.1", 1
+def _no_broker(spec: str) -> Iterator[txn_check.BrokerAt]:
+    yield txn_check.BrokerAt("127.0.0.1", 1)
 
 
 def test_a_broker_of_another_release_is_found_and_the_script_shrunk(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -149,3 +149,20 @@ def test_a_clean_trace_on_a_single_real_broker_is_settled_not_unknown(noida: Run
     result = run_and_judge(clean, "kafka-python", broker="noida", kafka_version="3.9.1")
     assert result.status is RunStatus.HOLDS, (result.error, result.verdicts)
     assert dict(result.counts)["acked"] == 3
+
+
+def test_a_broker_marked_down_is_refused_as_by_its_own_port_and_served_again_on_the_same_port(
+        noida: RunningBroker) -> None:
+    """A killed broker's port refuses connections; a proxy that accepted and closed them instead made
+    franz-go give its producer id up (it reads a connection closed during ApiVersions as TLS)."""
+    with _proxy(noida) as proxy:
+        port = proxy.port
+        proxy.upstream_down(noida.host, noida.port)
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        assert proxy.address_for(noida.host, noida.port) == f"127.0.0.1:{port}"  # named, not listened on
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        proxy.upstream_up(noida.host, noida.port)
+        with WireClient("127.0.0.1", port) as client:
+            assert client.versions

@@ -24,7 +24,9 @@ def transaction_client_rows() -> tuple[Row, ...]:
 
 def transaction_client_column(report: TxnClientReport, *, release: str) -> Column:
     """``release`` is the broker's Kafka release (or what it claims), for the column's identity."""
-    cells = tuple(_cell(report, r) for r in report.rows)
+    cells = (*(_cell(report, r) for r in report.rows),
+             *(Cell(name, CellStatus.NOT_APPLICABLE, 0, reason="the row kills a broker: it runs on kafka-cluster:VERSION")
+               for name in report.left_out))
     return Column(suite="transaction-clients", target=f"{report.client} on {report.broker}", release=release,
                   description=f"the {report.client} client as a transactional producer, behind the fault proxy",
                   duration_s=report.duration_s, cells=cells)
