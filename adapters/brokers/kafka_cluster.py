@@ -312,14 +312,20 @@ class KafkaCluster:
         if not others:
             return int(meta.leader)
         target = int(others[0])
-        order = [target, *(r for r in meta.replicas if r != target)]
+        self.lead(topic, partition, target)
+        return target
+
+    def lead(self, topic: str, partition: int, broker: int) -> None:
+        """Make ``broker``, a replica of ``topic-partition``, its leader: once it is in sync, first in
+        the replica list (AlterPartitionReassignments), then elected as the preferred leader."""
+        wait_until(f"broker {broker} in sync for {topic}-{partition}", lambda: broker in self.partitions(topic)[partition].isr)
+        order = [broker, *(r for r in self.partitions(topic)[partition].replicas if r != broker)]
         with self._admin() as client:
             reassign(client, topic, partition, order)
             wait_until(f"{topic}-{partition} reassigned to {order}",
                        lambda: list(self.partitions(topic)[partition].replicas) == order)
             elect_preferred(client, topic, partition)
-        wait_until(f"broker {target} leading {topic}-{partition}", lambda: self.partitions(topic)[partition].leader == target)
-        return target
+        wait_until(f"broker {broker} leading {topic}-{partition}", lambda: self.partitions(topic)[partition].leader == broker)
 
     def stop(self) -> None:
         """Brokers first (a controlled shutdown each), then the controller; the data goes too."""

@@ -29,7 +29,7 @@ offsets instead.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
 
@@ -337,12 +337,17 @@ def settle_offsets(routes: Routes, topic: str, partitions: int, settle_s: float)
 
 
 def run_script_on_broker(script: TxnScript, host: str, port: int, *, topic: str, transactional_id: str,
-                         transaction_version: int = 1, deadline_s: float = 30.0, replication_factor: int = 1) -> ScriptRun:
+                         transaction_version: int = 1, deadline_s: float = 30.0, replication_factor: int = 1,
+                         create_topic: Callable[[str, int], None] | None = None) -> ScriptRun:
     """Run ``script`` on the broker (or the cluster) at host:port, on a fresh ``topic`` of
-    ``replication_factor`` replicas with a fresh ``transactional_id``."""
+    ``replication_factor`` replicas with a fresh ``transactional_id``; ``create_topic(topic,
+    partitions)``, when given, creates the topic instead (a cluster placing its replicas itself)."""
     with Routes(host, port, timeout_s=deadline_s) as routes:
-        routes.admin().create_topic(topic, partitions=script.partitions, replication_factor=replication_factor,
-                                    timeout_s=deadline_s)
+        if create_topic is not None:
+            create_topic(topic, script.partitions)
+        else:
+            routes.admin().create_topic(topic, partitions=script.partitions, replication_factor=replication_factor,
+                                        timeout_s=deadline_s)
         txn = _Txn(routes, transactional_id, topic, transaction_version, deadline_s)
         txn.ready(script.partitions)
         txn.find_coordinator()  # before the first step, as a client does

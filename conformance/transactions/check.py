@@ -172,6 +172,15 @@ class BrokerAt:
     """The :class:`~kafka_conformance.adapters.brokers.kafka_cluster.KafkaCluster` of ``kafka-cluster``
     (None on a single broker): the rows that kill a broker act on it."""
 
+    @property
+    def create_topic(self) -> Callable[[str, int], None] | None:
+        """How a row's topic is made on a cluster (its replicas placed by the kit), None elsewhere."""
+        if self.cluster is None:
+            return None
+        from kafka_conformance.transactions.clients import create_row_topic
+
+        return lambda topic, partitions: create_row_topic(self.cluster, topic, partitions, self.replication_factor)
+
 
 @contextlib.contextmanager
 def broker_address(spec: str) -> Iterator[BrokerAt]:
@@ -220,6 +229,7 @@ def _kafka_cluster(argument: str) -> Iterator[BrokerAt]:
     from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
     from kafka_conformance.adapters.brokers.kafka_cluster import start_kafka_cluster
     from kafka_conformance.adapters.brokers.process import BrokerStartError
+    from kafka_conformance.transactions.clients import pin_coordinator
 
     version = argument.partition(":")[0]
     brokers = cluster_size(f"kafka-cluster:{argument}")
@@ -235,6 +245,11 @@ def _kafka_cluster(argument: str) -> Iterator[BrokerAt]:
             cluster.wait_ready()
         except BrokerStartError as exc:
             raise TargetError(f"kafka-cluster:{argument}: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
+        try:
+            pin_coordinator(cluster)
+        except (BrokerStartError, WireError) as exc:
+            raise TargetError(f"kafka-cluster:{argument}: leading the transaction log from one broker: {exc}",
+                              Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
         first = cluster.nodes[0]
         yield BrokerAt("127.0.0.1", first.port, min(3, len(cluster.nodes)), cluster)
     finally:
@@ -370,7 +385,7 @@ def _run_row(row: TxnRow, at: BrokerAt, profile: TxnProfile, topic: str, txn_id:
     try:
         real = run_script_on_broker(row.script, at.host, at.port, topic=topic, transactional_id=txn_id,
                                     transaction_version=profile.transaction_version,
-                                    replication_factor=at.replication_factor)
+                                    replication_factor=at.replication_factor, create_topic=at.create_topic)
     except WireError as exc:
         return RowResult(row.name, row.question, (), (), tuple(a.name for a in kafka_found), error=str(exc))
     found = check_history(history_of(real))

@@ -210,9 +210,12 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
         raise ValueError(f"row {row.name} kills a broker: it runs on a cluster of two brokers or more only")
     nonce = nonce or uuid.uuid4().hex[:8]
     topic, txn_id = f"txn-client-{nonce}-{row.name}", f"kit-client-{nonce}-{row.name}"
-    with Routes(host, port, timeout_s=deadline_s) as routes:
-        routes.admin().create_topic(topic, partitions=row.partitions, replication_factor=replication_factor,
-                                    timeout_s=deadline_s)
+    if cluster is not None:
+        create_row_topic(cluster, topic, row.partitions, replication_factor)
+    else:
+        with Routes(host, port, timeout_s=deadline_s) as routes:
+            routes.admin().create_topic(topic, partitions=row.partitions, replication_factor=replication_factor,
+                                        timeout_s=deadline_s)
 
     def settle() -> bool:
         with Routes(host, port, timeout_s=deadline_s) as own:
@@ -251,7 +254,8 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
     if row.needs_cluster:
         try:
             cluster.restore()  # the killed broker starts again on its data: the next row, and the read-back, need it
-        except BrokerStartError as exc:
+            pin_coordinator(cluster)  # the log's leadership moved with the kill: back where every row expects it
+        except (BrokerStartError, WireError) as exc:
             error = error or f"the killed broker did not start again: {exc}"
     if error:
         return ClientRowResult(row.name, row.question, tuple(words), (), (), notes=tuple(log.notes), error=error)
@@ -290,6 +294,24 @@ def _crash_coordinator(cluster: Any, proxy: FaultProxy, transactional_id: str, d
 
 
 TRANSACTION_LOG = "__transaction_state"
+
+
+def pin_coordinator(cluster: Any) -> int:
+    """Lead the transaction log from its replica with the highest broker id, which leads no partition of
+    a row's topic when the cluster has three brokers or more (:func:`create_row_topic` places partition
+    p on broker p), and return that broker.  Kafka places the log, and so the coordinator, at random:
+    pinned, the coordinator and the leaders are apart on every run (a client whose connection to a
+    partition's leader stalls may otherwise find its EndTxn stalled too, on some runs only)."""
+    with Routes("127.0.0.1", cluster.nodes[cluster.live_nodes()[0]].port) as routes:
+        routes.coordinator("kafka-conformance-pin")  # the transaction log is created on first use
+    replicas = cluster.partitions(TRANSACTION_LOG)[0].replicas
+    cluster.lead(TRANSACTION_LOG, 0, max(replicas))
+    return int(max(replicas))
+
+
+def create_row_topic(cluster: Any, topic: str, partitions: int, replication_factor: int) -> None:
+    """A row's topic on a cluster: partition p's replicas are brokers p, p+1, ... (p leads), all in sync."""
+    cluster.create_topic(topic, partitions, replication_factor, 1)
 
 
 NOT_ENDED = "transaction-not-ended"

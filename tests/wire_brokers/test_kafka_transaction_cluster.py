@@ -38,11 +38,14 @@ def test_the_kit_sends_each_request_to_the_broker_that_answers_it(cluster_at: Br
     from kafka_conformance.reference.transactions.table import txn_row
     from kafka_conformance.transactions.check import compare_runs
 
-    assert cluster_at.replication_factor == 3
+    assert cluster_at.replication_factor == 3 and cluster_at.create_topic is not None
+    cluster_at.create_topic("spread", 2)
     with Routes(cluster_at.host, cluster_at.port) as routes:
-        routes.admin().create_topic("spread", partitions=2, replication_factor=3)
-        brokers = {routes.leader("spread", p).address for p in (0, 1)} | {routes.coordinator("kit-spread").address}
-    assert len(brokers) >= 2, brokers  # leaders are spread over the brokers: one connection would not do
+        leaders = [routes.leader("spread", p).port for p in (0, 1)]
+        coordinator = routes.coordinator("kit-spread").port
+    ports = [n.port for n in cluster_at.cluster.nodes]
+    # placed by the kit, the same on every run: partition p on broker p, the coordinator on broker 2
+    assert (leaders, coordinator) == (ports[:2], ports[2])
 
     script = txn_row("commit").script
     real = run_script_on_broker(script, cluster_at.host, cluster_at.port, topic="txn-cluster-commit",
@@ -51,6 +54,7 @@ def test_the_kit_sends_each_request_to_the_broker_that_answers_it(cluster_at: Br
 
 
 def test_a_client_commits_through_the_coordinator_that_takes_over(cluster_at: BrokerAt) -> None:
+    from kafka_conformance.adapters.brokers.wire_routes import Routes
     from kafka_conformance.transactions.client_rows import client_txn_row
     from kafka_conformance.transactions.clients import TXN_CLIENTS, run_client_row
 
@@ -65,6 +69,8 @@ def test_a_client_commits_through_the_coordinator_that_takes_over(cluster_at: Br
     assert result.outcomes == ("t1 committed", "t2 committed")
     assert any("the coordinator, was killed (SIGKILL)" in n for n in result.notes), result.notes
     assert cluster.live_nodes() == [0, 1, 2]  # the killed broker runs again for whatever comes next
+    with Routes(cluster_at.host, cluster_at.port) as routes:  # and leads the transaction log again
+        assert routes.coordinator("kit-after-crash").port == cluster.nodes[2].port
 
 
 def test_a_row_that_kills_a_broker_is_refused_without_a_cluster() -> None:
