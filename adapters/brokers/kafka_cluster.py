@@ -58,10 +58,12 @@ from kafka_conformance.adapters.jvm.maven import cached_jars
 from kafka_conformance.adapters.jvm.session import jdk_tool
 from kafka_conformance.reference.releases import KafkaVersion
 
-__all__ = ["MAX_BROKERS", "ZOOKEEPER_CLUSTER_FIRST", "KafkaCluster", "cluster_release", "start_kafka_cluster"]
+__all__ = ["DEFAULT_BROKERS", "MAX_BROKERS", "ZOOKEEPER_CLUSTER_FIRST", "KafkaCluster", "cluster_release", "parse_cluster",
+           "start_kafka_cluster"]
 
 MAX_BROKERS = 5
 """Each broker is a JVM of about 300 MB; five are plenty for every trace the kit has."""
+DEFAULT_BROKERS = 3
 CONTROLLER_ID = 1000
 SETTLE_TIMEOUT_S = 60.0
 
@@ -80,6 +82,16 @@ def cluster_release(version: str) -> KafkaVersion:
                          f"before {KRAFT_FIRST}, KRaft from it): older releases lack the reassignment request a "
                          f"failover needs (KIP-455); one broker of this release: kafka:{version}")
     return release
+
+
+def parse_cluster(rest: str) -> tuple[str, int]:
+    """``VERSION[:N]`` after ``kafka-cluster:`` → (release, brokers); ValueError naming what is wrong."""
+    version, _, count = rest.partition(":")
+    if not version:
+        raise ValueError("kafka-cluster:VERSION[:N] needs a release, e.g. kafka-cluster:4.3.1")
+    if count and not (count.isdigit() and 1 <= int(count) <= MAX_BROKERS):
+        raise ValueError(f"kafka-cluster:{rest}: N is the number of brokers, 1 to {MAX_BROKERS}, not {count!r}")
+    return str(cluster_release(version)), int(count) if count else DEFAULT_BROKERS
 
 
 def _common(release: KafkaVersion, controller_port: int, data: Path) -> list[str]:
@@ -339,7 +351,7 @@ class KafkaCluster:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start_kafka_cluster(version: str, brokers: int = 3, timeout_s: float = START_TIMEOUT_S) -> KafkaCluster:
+def start_kafka_cluster(version: str, brokers: int = DEFAULT_BROKERS, timeout_s: float = START_TIMEOUT_S) -> KafkaCluster:
     """Format and start a controller and ``brokers`` brokers of ``version``; the caller stops it.
 
     Readiness (every broker in Metadata, producer ids served) is the caller's

@@ -34,15 +34,16 @@ from types import SimpleNamespace
 from typing import Any
 
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError, encode_batch
-from kafka_conformance.adapters.brokers.wire_routes import Routes
+from kafka_conformance.adapters.brokers.wire_routes import COORDINATOR_RETRIED, Routes
 from kafka_conformance.reference.broker.batches import ProducerBatch
 from kafka_conformance.reference.transactions.run import PartitionRead, Reply, ScriptRun, drive
 from kafka_conformance.reference.transactions.script import TxnScript
 
 __all__ = ["RETRIED_CODES", "read_back", "run_script_on_broker", "settle_offsets"]
 
-RETRIED_CODES = {14: "COORDINATOR_LOAD_IN_PROGRESS", 15: "COORDINATOR_NOT_AVAILABLE", 16: "NOT_COORDINATOR",
-                 51: "CONCURRENT_TRANSACTIONS"}
+RETRIED_CODES = {**COORDINATOR_RETRIED, 51: "CONCURRENT_TRANSACTIONS"}
+_COORDINATOR_GONE = (15, 16)
+"""COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR: the coordinator moved or is down; a client finds it again."""
 _SETTLED = ("Empty", "CompleteCommit", "CompleteAbort")
 SETTLE_WITHOUT_DESCRIBE_S = 3.0
 """How long an EndTxn is waited for, at most, on a broker without DescribeTransactions."""
@@ -108,7 +109,7 @@ class _Txn:
         seen: list[str] = []
         while True:
             response, code = call()
-            if code in (15, 16):  # the coordinator moved or is down: a client asks FindCoordinator again
+            if code in _COORDINATOR_GONE:
                 self._coordinator = None
             if code not in RETRIED_CODES:
                 return response, code, (f"after {len(seen)} retries ({', '.join(sorted(set(seen)))})" if seen else "")
@@ -182,7 +183,7 @@ class _Txn:
             state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
             if state.error_code == 0 and state.transaction_state in _SETTLED:
                 return ""
-            if state.error_code in (15, 16):
+            if state.error_code in _COORDINATOR_GONE:
                 self._coordinator = None
             if time.monotonic() >= deadline:
                 raise WireError(f"the coordinator {to.address}: transaction {self.txn_id!r} still "

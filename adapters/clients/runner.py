@@ -220,7 +220,7 @@ class RunnerProcess:
         self._write({"op": "txn", "action": action})
         if not self._txn_done.wait(timeout_s):
             raise CallTimedOut(f"{self.name}: the transaction call {action} gave no answer within {timeout_s:.0f} s"
-                                 f"{self._stderr_tail()}")
+                               f"{self._stderr_tail()}")
         self._check_alive()
         answer = self._txn_answer
         if answer is None:

@@ -28,23 +28,10 @@ from kafka_conformance.reference.broker.batches import LogRecord
 from kafka_conformance.reference.traces.events import Event, FaultKind
 from kafka_conformance.reference.traces.program import ClusterAction, ClusterStep, ProducerTrace
 
-__all__ = ["CLUSTER", "DEFAULT_BROKERS", "cluster_refusal", "open_kafka_cluster", "parse_cluster"]
+__all__ = ["CLUSTER", "cluster_refusal", "open_kafka_cluster"]
 
 CLUSTER = "kafka-cluster"
-DEFAULT_BROKERS = 3
 _ON_CUE = frozenset({ClusterAction.CRASH, ClusterAction.STOP, ClusterAction.RESTART, ClusterAction.FAILOVER, ClusterAction.DISCONNECT})
-
-
-def parse_cluster(rest: str) -> tuple[str, int]:
-    """``VERSION[:N]`` → (release, brokers); ValueError naming what is wrong."""
-    from kafka_conformance.adapters.brokers.kafka_cluster import MAX_BROKERS, cluster_release
-
-    version, _, count = rest.partition(":")
-    if not version:
-        raise ValueError(f"{CLUSTER}:VERSION[:N] needs a release, e.g. {CLUSTER}:4.3.1")
-    if count and not (count.isdigit() and 1 <= int(count) <= MAX_BROKERS):
-        raise ValueError(f"{CLUSTER}:{rest}: N is the number of brokers, 1 to {MAX_BROKERS}, not {count!r}")
-    return str(cluster_release(version)), int(count) if count else DEFAULT_BROKERS
 
 
 def cluster_refusal(trace: ProducerTrace, brokers: int) -> str | None:

@@ -84,7 +84,7 @@ def parse_broker(spec: str) -> BrokerSpec:
         if kind == TEST_BROKER:
             return BrokerSpec(kind, version or None)
         if kind == CLUSTER:
-            from kafka_conformance.producer.cluster_engine import parse_cluster
+            from kafka_conformance.adapters.brokers.kafka_cluster import parse_cluster
 
             release, brokers = parse_cluster(version)
             return BrokerSpec(kind, f"{release}:{brokers}")

@@ -174,12 +174,10 @@ class BrokerAt:
 
     @property
     def create_topic(self) -> Callable[[str, int], None] | None:
-        """How a row's topic is made on a cluster (its replicas placed by the kit), None elsewhere."""
+        """How a row's topic is made on a cluster (partition p led by broker p, all replicas in sync), None elsewhere."""
         if self.cluster is None:
             return None
-        from kafka_conformance.transactions.clients import create_row_topic
-
-        return lambda topic, partitions: create_row_topic(self.cluster, topic, partitions, self.replication_factor)
+        return lambda topic, partitions: self.cluster.create_topic(topic, partitions, self.replication_factor, 1)
 
 
 @contextlib.contextmanager
@@ -207,19 +205,16 @@ def cluster_size(spec: str) -> int | None:
     parsed = parse_target(spec, Role.TRANSACTIONS)
     if parsed.kind != "kafka-cluster":
         return None
-    from kafka_conformance.adapters.brokers.kafka_cluster import MAX_BROKERS, cluster_release
+    return _parse_cluster(parsed.argument or "")[1]
 
-    version, _, count = (parsed.argument or "").partition(":")  # the target grammar checked that N is a number
+
+def _parse_cluster(argument: str) -> tuple[str, int]:
+    from kafka_conformance.adapters.brokers.kafka_cluster import parse_cluster
+
     try:
-        cluster_release(version)
-        if count and not 1 <= int(count) <= MAX_BROKERS:
-            raise ValueError(f"{spec}: N is the number of brokers, 1 to {MAX_BROKERS}")
+        return parse_cluster(argument)
     except ValueError as exc:
         raise TargetError(str(exc), Problem.MALFORMED, Role.TRANSACTIONS) from exc
-    return int(count) if count else DEFAULT_CLUSTER
-
-
-DEFAULT_CLUSTER = 3
 
 
 @contextlib.contextmanager
@@ -231,13 +226,12 @@ def _kafka_cluster(argument: str) -> Iterator[BrokerAt]:
     from kafka_conformance.adapters.brokers.process import BrokerStartError
     from kafka_conformance.transactions.clients import pin_coordinator
 
-    version = argument.partition(":")[0]
-    brokers = cluster_size(f"kafka-cluster:{argument}")
+    version, brokers = _parse_cluster(argument)
     reason = kafka_broker_reason(version)
     if reason is not None:
         raise TargetError(f"kafka-cluster:{argument}: {reason}", Problem.UNAVAILABLE, Role.TRANSACTIONS)
     try:
-        cluster = start_kafka_cluster(version, brokers or DEFAULT_CLUSTER)
+        cluster = start_kafka_cluster(version, brokers)
     except BrokerStartError as exc:
         raise TargetError(f"kafka-cluster:{argument}: {exc}", Problem.DID_NOT_START, Role.TRANSACTIONS) from exc
     try:

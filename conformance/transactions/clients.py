@@ -69,7 +69,8 @@ from kafka_conformance.transactions.client_rows import (
 )
 
 __all__ = ["COMMITTED_UNACKNOWLEDGED", "NOT_ENDED", "TXN_CLIENTS", "TXN_CLIENT_PROPERTIES", "ClientRowResult", "TxnClientReport",
-           "check_transaction_client", "client_history", "run_client_row", "txn_client", "unacknowledged_commits"]
+           "check_transaction_client", "client_history", "pin_coordinator", "run_client_row", "txn_client",
+           "unacknowledged_commits"]
 
 TXN_CLIENT_PROPERTIES: dict[str, str] = {
     "enable.idempotence": "true",
@@ -210,8 +211,8 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
         raise ValueError(f"row {row.name} kills a broker: it runs on a cluster of two brokers or more only")
     nonce = nonce or uuid.uuid4().hex[:8]
     topic, txn_id = f"txn-client-{nonce}-{row.name}", f"kit-client-{nonce}-{row.name}"
-    if cluster is not None:
-        create_row_topic(cluster, topic, row.partitions, replication_factor)
+    if cluster is not None:  # partition p led by broker p, all replicas in sync
+        cluster.create_topic(topic, row.partitions, replication_factor, 1)
     else:
         with Routes(host, port, timeout_s=deadline_s) as routes:
             routes.admin().create_topic(topic, partitions=row.partitions, replication_factor=replication_factor,
@@ -281,8 +282,7 @@ def _crash_coordinator(cluster: Any, proxy: FaultProxy, transactional_id: str, d
     it first, so that a client's new connection to it is refused, as by a dead broker), and wait until
     another broker leads the transaction log (the coordinator the client must find next); what
     happened, in words."""
-    with Routes("127.0.0.1", cluster.nodes[cluster.live_nodes()[0]].port, timeout_s=deadline_s) as routes:
-        port = routes.coordinator(transactional_id).port
+    port = _coordinator_port(cluster, transactional_id, deadline_s)
     node = next((i for i, n in enumerate(cluster.nodes) if n.port == port), None)
     if node is None:
         raise WireError(f"FindCoordinator named 127.0.0.1:{port} for {transactional_id!r}, no broker of the cluster")
@@ -296,22 +296,20 @@ def _crash_coordinator(cluster: Any, proxy: FaultProxy, transactional_id: str, d
 TRANSACTION_LOG = "__transaction_state"
 
 
-def pin_coordinator(cluster: Any) -> int:
+def _coordinator_port(cluster: Any, transactional_id: str, timeout_s: float = 30.0) -> int:
+    """The port of the broker FindCoordinator names for ``transactional_id``, asked of a live broker."""
+    with Routes("127.0.0.1", cluster.nodes[cluster.live_nodes()[0]].port, timeout_s=timeout_s) as routes:
+        return routes.coordinator(transactional_id).port
+
+
+def pin_coordinator(cluster: Any) -> None:
     """Lead the transaction log from its replica with the highest broker id, which leads no partition of
-    a row's topic when the cluster has three brokers or more (:func:`create_row_topic` places partition
-    p on broker p), and return that broker.  Kafka places the log, and so the coordinator, at random:
-    pinned, the coordinator and the leaders are apart on every run (a client whose connection to a
-    partition's leader stalls may otherwise find its EndTxn stalled too, on some runs only)."""
-    with Routes("127.0.0.1", cluster.nodes[cluster.live_nodes()[0]].port) as routes:
-        routes.coordinator("kafka-conformance-pin")  # the transaction log is created on first use
-    replicas = cluster.partitions(TRANSACTION_LOG)[0].replicas
-    cluster.lead(TRANSACTION_LOG, 0, max(replicas))
-    return int(max(replicas))
-
-
-def create_row_topic(cluster: Any, topic: str, partitions: int, replication_factor: int) -> None:
-    """A row's topic on a cluster: partition p's replicas are brokers p, p+1, ... (p leads), all in sync."""
-    cluster.create_topic(topic, partitions, replication_factor, 1)
+    a row's topic when the cluster has three brokers or more (``KafkaCluster.create_topic`` places
+    partition p on broker p).  Kafka places the log, and so the coordinator, at random: pinned, the
+    coordinator and the leaders are apart on every run (a client whose connection to a partition's
+    leader stalls may otherwise find its EndTxn stalled too, on some runs only)."""
+    _coordinator_port(cluster, "kafka-conformance-pin")  # the transaction log is created on first use
+    cluster.lead(TRANSACTION_LOG, 0, max(cluster.partitions(TRANSACTION_LOG)[0].replicas))
 
 
 NOT_ENDED = "transaction-not-ended"
