@@ -12,6 +12,11 @@ What it does that a client also does, so the answers compare with the model's:
 * after an EndTxn is answered, it waits (DescribeTransactions, KIP-664) until the coordinator
   has written every marker, since Kafka answers EndTxn before the markers are in the logs and
   the model writes them at once;
+* an ``expire`` step waits out the transaction timeout, then until the coordinator has aborted the
+  open transaction (DescribeTransactions; without it, a marker on each added partition and its last
+  stable offset at its end),
+  and a step that would reach the broker too close to its transaction's timeout stops the run
+  (it could be aborted under the step, which the model would not know);
 * the read_committed read drops aborted records as the Java consumer does: from the
   aborted transactions a Fetch returns, each producer's transactional batches from the
   transaction's first offset up to its ABORT marker.
@@ -36,10 +41,10 @@ from typing import Any
 from kafka_conformance.adapters.brokers.wire_client import WireClient, WireError, encode_batch
 from kafka_conformance.adapters.brokers.wire_routes import COORDINATOR_RETRIED, Routes
 from kafka_conformance.reference.broker.batches import ProducerBatch
-from kafka_conformance.reference.transactions.run import PartitionRead, Reply, ScriptRun, drive
+from kafka_conformance.reference.transactions.run import NOT_TIMED_OUT, PartitionRead, Reply, ScriptRun, drive
 from kafka_conformance.reference.transactions.script import TxnScript
 
-__all__ = ["RETRIED_CODES", "read_back", "run_script_on_broker", "settle_offsets"]
+__all__ = ["RETRIED_CODES", "await_timeout_abort", "read_back", "run_script_on_broker", "settle_offsets"]
 
 RETRIED_CODES = {**COORDINATOR_RETRIED, 51: "CONCURRENT_TRANSACTIONS"}
 _COORDINATOR_GONE = (15, 16)
@@ -47,6 +52,8 @@ _COORDINATOR_GONE = (15, 16)
 _SETTLED = ("Empty", "CompleteCommit", "CompleteAbort")
 SETTLE_WITHOUT_DESCRIBE_S = 3.0
 """How long an EndTxn is waited for, at most, on a broker without DescribeTransactions."""
+TIMEOUT_MARGIN_S = 0.5
+"""A step is not sent within this much of its open transaction's timeout (see :meth:`_Txn.in_time`)."""
 
 
 def _kafka() -> SimpleNamespace:
@@ -75,6 +82,11 @@ class _Txn:
         self.k = _kafka()
         self.touched: dict[int, set[int]] = {}
         """Per producer id, the partitions it added or wrote to since its last EndTxn: where its markers go."""
+        self.timeout_s = 60.0
+        self.opened_at: float | None = None
+        """When (monotonic) the coordinator's open transaction began, as far as its answers said: its timeout runs from there."""
+        self.added: set[int] = set()
+        """The partitions added to that transaction: where a timeout writes its markers."""
 
     @property
     def bumps_epoch_per_transaction(self) -> bool:
@@ -128,9 +140,31 @@ class _Txn:
             return response, int(response.error_code)
 
         response, code, note = self._retry("InitProducerId", call)
+        self.timeout_s = timeout_ms / 1000
+        if code == 0:
+            self._closed()
         return Reply(code, int(response.producer_id), int(response.producer_epoch), detail=note)
 
+    def _opened(self, partitions: Iterable[int]) -> None:
+        if self.opened_at is None:
+            self.opened_at = time.monotonic()
+        self.added.update(partitions)
+
+    def _closed(self) -> None:
+        self.opened_at = None
+        self.added = set()
+
+    def in_time(self, what: str) -> None:
+        """Refuse to send ``what`` within :data:`TIMEOUT_MARGIN_S` of the open transaction's timeout
+        (or after it): the coordinator may abort the transaction under it, which the model, whose
+        transactions time out only at an ``expire`` step, would not do.  A WireError: the run could
+        not be judged, not a divergence."""
+        if self.opened_at is not None and time.monotonic() - self.opened_at > self.timeout_s - TIMEOUT_MARGIN_S:
+            raise WireError(f"{what}: the script's steps took {time.monotonic() - self.opened_at:.1f}s of the "
+                            f"transaction's {self.timeout_s:g}s timeout before it (a loaded machine); run it again")
+
     def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
+        self.in_time("AddPartitionsToTxn")
         partitions = sorted(partitions)
         self.touched.setdefault(pid, set()).update(partitions)
         topic_class = self.k.AddPartitionsToTxnRequest.fields["v3_and_below_topics"].array_of
@@ -146,6 +180,8 @@ class _Txn:
             return response, max(codes, key=lambda c: (c != 55, c)) if codes else 0  # OPERATION_NOT_ATTEMPTED last
 
         _, code, note = self._retry("AddPartitionsToTxn", call)
+        if code == 0:
+            self._opened(partitions)
         return Reply(code, detail=note)
 
     @property
@@ -153,6 +189,7 @@ class _Txn:
         return self.find_coordinator().versions.get(65, (0, -1))[1] >= 0
 
     def end(self, pid: int, epoch: int, commit: bool) -> Reply:
+        self.in_time("EndTxn")
         # without DescribeTransactions, a marker is seen by the log end it moves: note the ends before
         ends = {} if self._describes else {p: self.leader(p).list_offset(self.topic, p) for p in self.touched.get(pid, ())}
         request = self.k.EndTxnRequest(transactional_id=self.txn_id, producer_id=pid, producer_epoch=epoch, committed=commit)
@@ -168,8 +205,43 @@ class _Txn:
         response, code, note = self._retry("EndTxn", call)
         new_pid, new_epoch = (int(response.producer_id), int(response.producer_epoch)) if version >= 5 else (pid, epoch)
         if code == 0:
+            self._closed()
             note = "; ".join(n for n in (note, self.settle(self.touched.pop(pid, set()), ends)) if n)
         return Reply(code, new_pid, new_epoch, detail=note)
+
+    def expire(self, timeout_ms: int) -> Reply:
+        """Wait out the open transaction's timeout, then until the coordinator has aborted it and
+        written its markers: by DescribeTransactions, or without it by a marker past each added
+        partition's end when the wait began, and its last stable offset at its end.
+        :data:`NOT_TIMED_OUT` if still open ``deadline_s`` after."""
+        started = time.monotonic()
+        due = started if self.opened_at is None else self.opened_at + timeout_ms / 1000
+        time.sleep(max(0.0, due - started))
+        deadline = max(due, started) + self.deadline_s
+        describes = self._describes
+        ends = {} if describes else {p: self.leader(p).list_offset(self.topic, p) for p in sorted(self.added)}
+        while True:
+            if describes:
+                to = self.find_coordinator()
+                request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
+                state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
+                if state.error_code in _COORDINATOR_GONE:
+                    self._coordinator = None
+                done = state.error_code == 0 and state.transaction_state in _SETTLED
+                seen = f"{state.transaction_state} at epoch {state.producer_epoch}" if state.error_code == 0 else \
+                    f"DescribeTransactions error {state.error_code}"
+            else:
+                done = all(_marked(self.leader(p), self.topic, p, end) for p, end in ends.items())
+                seen = f"a marker on partitions {sorted(ends)} and their last stable offsets at their ends" if done else \
+                    f"no abort marker seen on partitions {sorted(ends)}"
+            waited = time.monotonic() - started
+            if done or time.monotonic() >= deadline:
+                self._closed()  # either way the timeout is spent: later steps are judged as they come
+                if not done:
+                    return Reply(NOT_TIMED_OUT, detail=f"not aborted {waited:.1f}s after its {timeout_ms} ms timeout: {seen}")
+                self.touched.clear()
+                return Reply(0, detail=f"{seen} after {waited:.1f}s")
+            time.sleep(0.05)
 
     def settle(self, partitions: set[int], ends: dict[int, int]) -> str:
         """Wait until the coordinator has written every marker of the transaction it ended; what the
@@ -199,8 +271,7 @@ class _Txn:
         deadline = time.monotonic() + SETTLE_WITHOUT_DESCRIBE_S
 
         def settled(p: int) -> bool:
-            end = self.leader(p).list_offset(self.topic, p)
-            return end > ends.get(p, -1) and self.leader(p).list_offset(self.topic, p, committed=True) >= end
+            return _marked(self.leader(p), self.topic, p, ends.get(p, -1))
 
         waiting = sorted(partitions)
         while waiting and time.monotonic() < deadline:
@@ -212,6 +283,7 @@ class _Txn:
 
     def produce(self, partition: int, batch: ProducerBatch) -> Reply:
         if batch.transactional:
+            self.in_time("Produce")
             self.touched.setdefault(batch.producer_id, set()).add(partition)
         to = self.leader(partition)
         version = self._version(to, 0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
@@ -223,6 +295,8 @@ class _Txn:
         for t in response.responses:
             for p in t.partition_responses:
                 if p.index == partition:
+                    if p.error_code == 0 and batch.transactional and self.tv2:
+                        self._opened((partition,))  # Produce v12 added the partition
                     return Reply(int(p.error_code), base_offset=int(p.base_offset) if p.error_code == 0 else -1)
         raise WireError(f"broker {to.address} answered Produce without partition {self.topic}-{partition}")
 
@@ -302,6 +376,12 @@ class _Txn:
         return tuple(values)
 
 
+def _marked(leader: WireClient, topic: str, partition: int, end_before: int) -> bool:
+    """Whether a marker was written past ``end_before`` and the last stable offset has reached the end."""
+    end = leader.list_offset(topic, partition)
+    return end > end_before and leader.list_offset(topic, partition, committed=True) >= end
+
+
 def _is_abort(batch: Any) -> bool:
     """The control record's key is (version int16, type int16): type 0 is ABORT, 1 COMMIT."""
     for record in batch:
@@ -322,6 +402,18 @@ def read_back(routes: Routes, topic: str, partitions: int, *, settle_s: float = 
     reader = _Txn(routes, "", topic, 1, deadline_s)
     settle_offsets(routes, topic, partitions, settle_s)
     return tuple(reader.read(p) for p in range(partitions))
+
+
+def await_timeout_abort(routes: Routes, transactional_id: str, topic: str, partitions: Iterable[int], timeout_ms: int,
+                        since: float, deadline_s: float = 30.0) -> Reply:
+    """For a transaction another producer (a real client) began at ``since`` (monotonic) and left open,
+    on ``partitions`` of ``topic``: wait its ``timeout_ms`` out and then until its coordinator has
+    aborted it, as a script's ``expire`` step does; code 0 once it has, :data:`NOT_TIMED_OUT` if it was
+    still open ``deadline_s`` after."""
+    txn = _Txn(routes, transactional_id, topic, 1, deadline_s)
+    txn.opened_at = since
+    txn.added = set(partitions)
+    return txn.expire(timeout_ms)
 
 
 def settle_offsets(routes: Routes, topic: str, partitions: int, settle_s: float) -> bool:

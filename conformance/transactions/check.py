@@ -36,7 +36,7 @@ from kafka_conformance.reference.releases import KafkaVersion
 from kafka_conformance.reference.transactions.checker import check_history, history_of
 from kafka_conformance.reference.transactions.model import run_model
 from kafka_conformance.reference.transactions.profile import TxnProfile, txn_profile
-from kafka_conformance.reference.transactions.run import ScriptRun, StepAnswer
+from kafka_conformance.reference.transactions.run import NOT_TIMED_OUT, ScriptRun, StepAnswer
 from kafka_conformance.reference.transactions.script import TxnScript
 from kafka_conformance.reference.transactions.table import TXN_ROWS, TxnRow, txn_row
 from kafka_conformance.terminal.events import Kind, ProgressEvent, emit
@@ -108,6 +108,8 @@ class TxnReport:
 def _describe(answer: StepAnswer) -> str:
     if answer.error is None:
         return "held"
+    if answer.error == NOT_TIMED_OUT:
+        return "no abort: the transaction still open after its timeout"
     parts = [f"error {answer.error}"]
     if answer.producer >= 0:
         parts.append(f"producer #{answer.producer} epoch {answer.epoch}")
@@ -121,7 +123,8 @@ def compare_runs(real: ScriptRun, model: ScriptRun) -> tuple[str, ...]:
     out = []
     for step, got, want in zip(real.script.steps, real.answers, model.answers, strict=True):
         if not got.same_as(want):
-            out.append(f"step {got.index} {type(step).__name__.lower()} {step_text(step)}: broker answered "
+            words = " ".join(w for w in (type(step).__name__.lower(), step_text(step)) if w)
+            out.append(f"step {got.index} {words}: broker answered "
                        f"{_describe(got)}, Kafka answers {_describe(want)}" + (f" ({want.detail})" if want.detail else ""))
     for got_read, want_read in zip(real.reads, model.reads, strict=True):
         for field in ("committed", "uncommitted", "last_stable_offset", "log_end_offset"):

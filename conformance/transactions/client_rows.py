@@ -23,6 +23,10 @@ The ``coordinator-*`` rows need a cluster (``kafka-cluster:VERSION``): the broke
 transaction is killed mid-transaction (:class:`CrashCoordinator`), and the client must find the
 coordinator the transaction log's new leader becomes, which loads the transaction's state from the
 replicated log (KIP-98's "Transaction Coordinator failover").  On a single broker they are left out.
+
+A row with a :class:`Stall` is an application that stops mid-transaction for longer than its
+``transaction.timeout.ms`` (:data:`STALL_TIMEOUT_MS` in that row): the coordinator aborts the
+transaction, and the client must not report the commit that follows as done.
 """
 
 from __future__ import annotations
@@ -31,8 +35,12 @@ import attrs
 
 from kafka_conformance.reference.traces.fault_plan import Action, FaultPlan, ProduceRule, Release
 
-__all__ = ["CLIENT_TXN_ROWS", "Abort", "Begin", "ClientStep", "ClientTxnRow", "Commit", "CrashCoordinator", "Write",
-           "client_txn_row"]
+__all__ = ["CLIENT_TXN_ROWS", "STALL_TIMEOUT_MS", "Abort", "Begin", "ClientStep", "ClientTxnRow", "Commit",
+           "CrashCoordinator", "Stall", "Write", "client_txn_row"]
+
+STALL_TIMEOUT_MS = 4000
+"""``transaction.timeout.ms`` of a row with a :class:`Stall`: above the rows' ``delivery.timeout.ms``
+(3 s), which librdkafka requires, and short enough to wait out."""
 
 
 @attrs.frozen
@@ -64,7 +72,13 @@ class CrashCoordinator:
     until another broker leads the transaction log (a cluster only)."""
 
 
-ClientStep = Begin | Write | Commit | Abort | CrashCoordinator
+@attrs.frozen
+class Stall:
+    """Once every earlier send has completed, the application does nothing until the transaction's
+    timeout has passed and the coordinator has aborted the transaction (the kit watches the coordinator)."""
+
+
+ClientStep = Begin | Write | Commit | Abort | CrashCoordinator | Stall
 
 
 @attrs.frozen
@@ -85,6 +99,11 @@ class ClientTxnRow:
                 raise ValueError(f"row {self.name}: {type(step).__name__} {'inside' if open_ else 'outside'} a transaction")
             if isinstance(step, (Begin, Commit, Abort)):
                 open_ = not open_
+
+    @property
+    def timeout_ms(self) -> int:
+        """The client's ``transaction.timeout.ms``: short in a row that waits for it, far beyond the row otherwise."""
+        return STALL_TIMEOUT_MS if any(isinstance(s, Stall) for s in self.steps) else 60_000
 
     @property
     def needs_cluster(self) -> bool:
@@ -126,6 +145,10 @@ CLIENT_TXN_ROWS: tuple[ClientTxnRow, ...] = (
                  "commit too?",
                  (Begin(), Write("a0", 0), Write("a1", 1), CrashCoordinator(), Commit(), Begin(), Write("b0", 0),
                   Commit())),
+    ClientTxnRow("stall-past-timeout", "the application stalls mid-transaction past transaction.timeout.ms and the "
+                 "coordinator aborts the transaction: does the client refuse the commit that follows, rather than "
+                 "report a transaction committed whose writes are gone?",
+                 (Begin(), Write("a0", 0), Write("a1", 1), Stall(), Commit())),
 )
 
 

@@ -17,7 +17,10 @@ of the transaction's sends did not succeed, and a transaction the client could n
 that the producer cannot go on, or no answer within :data:`CALL_TIMEOUT_S`).  On a cluster
 (``kafka-cluster:VERSION``) a row may kill the transaction's coordinator once its sends completed
 (:class:`~kafka_conformance.transactions.client_rows.CrashCoordinator`); the broker is started again
-on its data before the read-back.  A row
+on its data before the read-back.  A row may stall past the transaction's timeout
+(:class:`~kafka_conformance.transactions.client_rows.Stall`): the kit waits until the coordinator
+has aborted the transaction, and the commit that follows must fail; it then ended aborted, whatever
+the client can do next.  A row
 whose hold never fired, or whose held request was never released, could not run: it is no evidence.
 """
 
@@ -36,7 +39,7 @@ from kafka_conformance.adapters.brokers.fault_proxy import FaultProxy, ProxyErro
 from kafka_conformance.adapters.brokers.process import BrokerStartError
 from kafka_conformance.adapters.brokers.wire_client import WireError
 from kafka_conformance.adapters.brokers.wire_routes import Routes
-from kafka_conformance.adapters.brokers.wire_txn import read_back, settle_offsets
+from kafka_conformance.adapters.brokers.wire_txn import await_timeout_abort, read_back, settle_offsets
 from kafka_conformance.adapters.clients.protocol import CallTimedOut, ClientConfigError, ClientRunError, CompletionLog
 from kafka_conformance.adapters.clients.txn import (
     AiokafkaTxnClient,
@@ -64,6 +67,7 @@ from kafka_conformance.transactions.client_rows import (
     ClientTxnRow,
     Commit,
     CrashCoordinator,
+    Stall,
     Write,
     client_txn_row,
 )
@@ -132,14 +136,19 @@ def _refusal(answer: dict[str, Any]) -> str:
 
 
 def _play(row: ClientTxnRow, process: TxnSession, topic: str, crash: Callable[[], None],
-          outcomes: list[Outcome], words: list[str]) -> None:
+          stall: Callable[[float], bool], outcomes: list[Outcome], words: list[str]) -> None:
     """The row's steps, each transaction's outcome and how it ended in words appended as it ends (so a
     row that fails half-way keeps what it saw).  A fatal answer ends the row."""
+    began, timed_out = time.monotonic(), False
     for step in row.steps:
         if isinstance(step, CrashCoordinator):
             process.flush(CALL_TIMEOUT_S)
             crash()
+        elif isinstance(step, Stall):
+            process.flush(CALL_TIMEOUT_S)
+            timed_out = stall(began)
         elif isinstance(step, Begin):
+            began, timed_out = time.monotonic(), False
             answer = process.txn("begin", CALL_TIMEOUT_S)
             if not answer.get("ok"):
                 raise ClientRunError(f"beginTransaction refused: {_refusal(answer)}")
@@ -159,6 +168,10 @@ def _play(row: ClientTxnRow, process: TxnSession, topic: str, crash: Callable[[]
                 words.append(f"t{len(outcomes)} {'committed' if action == 'commit' else 'aborted'}")
                 continue
             said = f"{action} refused ({_refusal(answer)})"
+            if timed_out:  # the coordinator aborted it: refusing the commit is right, and the transaction is over
+                outcomes.append(Outcome.ABORTED)
+                words.append(f"t{len(outcomes)} {said}: the coordinator had aborted it at its timeout")
+                break
             if action == "commit" and not answer.get("fatal"):
                 again = process.txn("abort", CALL_TIMEOUT_S)
                 if again.get("ok"):
@@ -228,6 +241,13 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                                  f"{CALL_TIMEOUT_S:.0f} s: the row's question needs them acknowledged")
         log.note(_crash_coordinator(cluster, proxy, txn_id, deadline_s))
 
+    def stall(since: float) -> bool:
+        with Routes(host, port, timeout_s=deadline_s) as own:
+            reply = await_timeout_abort(own, txn_id, topic, range(row.partitions), row.timeout_ms, since, deadline_s)
+        log.note(f"stalled past the {row.timeout_ms} ms transaction timeout: " + (
+            f"the coordinator aborted the transaction ({reply.detail})" if reply.code == 0 else reply.detail))
+        return reply.code == 0
+
     started = time.monotonic()
     clock: Callable[[], int] = lambda: int((time.monotonic() - started) * 1000)  # noqa: E731
     log = CompletionLog(clock)
@@ -236,12 +256,13 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
     error = ""
     try:
         with FaultProxy(host, port, row.plan, clock=clock, settle=settle) as proxy:
-            process = client.open({**TXN_CLIENT_PROPERTIES, "transactional.id": txn_id}, proxy.bootstrap, log)
+            properties = {**TXN_CLIENT_PROPERTIES, "transaction.timeout.ms": str(row.timeout_ms), "transactional.id": txn_id}
+            process = client.open(properties, proxy.bootstrap, log)
             try:
                 answer = process.txn("init", CALL_TIMEOUT_S)
                 if not answer.get("ok"):
                     raise ClientRunError(f"initTransactions refused: {_refusal(answer)}")
-                _play(row, process, topic, crash, outcomes, words)
+                _play(row, process, topic, crash, stall, outcomes, words)
             finally:
                 try:
                     process.stop()
@@ -316,7 +337,8 @@ NOT_ENDED = "transaction-not-ended"
 """The client's own anomaly: a commit or abort was refused so that the producer cannot go on (fenced,
 an illegal state), or gave no answer within :data:`CALL_TIMEOUT_S` while the cluster served
 (stuck): the application cannot tell whether its transaction committed.  No row starts a second
-producer or lets a transaction time out, so nothing in a row fences the client."""
+producer, and a row that lets a transaction time out sees the coordinator abort it, so a refusal
+there is the right answer, not this anomaly."""
 COMMITTED_UNACKNOWLEDGED = "committed-unacknowledged-write"
 """The client's own anomaly: it reported a transaction committed although one of the transaction's
 sends had failed or never completed.  KIP-98's producer must refuse the commit then (the Java

@@ -47,7 +47,8 @@ def render_txn_text(report: TxnReport) -> str:
             lines.append("")
             lines.append("  generated script" + (" (the broker answered it differently when run again)" if generated.flaky else "")
                          + ":")
-            lines += [f"    {n}. {type(step).__name__.lower()} {step_text(step)}" for n, step in enumerate(generated.script.steps)]
+            lines += [f"    {n}. {type(step).__name__.lower()} {step_text(step)}".rstrip()
+                      for n, step in enumerate(generated.script.steps)]
             lines += [f"      {d}" for d in generated.failure.differences]
             if generated.failure.error:
                 lines.append(f"      the run did not finish: {generated.failure.error}")

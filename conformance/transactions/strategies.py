@@ -5,7 +5,9 @@ the partitions it adds, its produces (some to a partition it never added, some r
 some *held* and sent late: before its EndTxn, right after it, or once the next
 transaction has added the partition, which is the shape Jepsen found in 2024), and
 whether it commits or aborts.  A zombie may join: a second instance with the same
-transactional id whose InitProducerId fences the first, which then keeps going.  The
+transactional id whose InitProducerId fences the first, which then keeps going.  A
+transaction may be left to its timeout before its EndTxn (an ``expire`` step; the script then
+uses a short timeout).  The
 moves are built into a :class:`~kafka_conformance.reference.transactions.script.TxnScript`
 that is valid by construction, so Hypothesis shrinks the moves (fewer transactions, fewer
 produces, no late sends) and every shrunk script still runs.
@@ -18,7 +20,17 @@ import enum
 import attrs
 from hypothesis import strategies as st
 
-from kafka_conformance.reference.transactions.script import Add, End, Init, Produce, Send, Step, TxnScript
+from kafka_conformance.reference.transactions.script import (
+    EXPIRE_TIMEOUT_MS,
+    Add,
+    End,
+    Expire,
+    Init,
+    Produce,
+    Send,
+    Step,
+    TxnScript,
+)
 
 __all__ = ["Late", "ProduceMove", "TxnMove", "build_script", "txn_scripts"]
 
@@ -56,6 +68,8 @@ class TxnMove:
     partitions: frozenset[int]
     produces: tuple[ProduceMove, ...]
     commit: bool
+    expire: bool = False
+    """Left to the transaction timeout before its EndTxn, which then finds it aborted by the coordinator."""
 
 
 def _produce_moves() -> st.SearchStrategy[ProduceMove]:
@@ -73,7 +87,8 @@ def _produce_moves() -> st.SearchStrategy[ProduceMove]:
 def _txn_moves(draw: st.DrawFn, instance: str) -> TxnMove:
     produces = draw(st.lists(_produce_moves(), min_size=1, max_size=3))
     partitions = frozenset(p.partition for p in produces if p.added) or frozenset({0})
-    return TxnMove(instance, partitions, tuple(produces), draw(st.booleans()))
+    expire = draw(st.sampled_from((False,) * 9 + (True,)))  # shrinks to False; each one waits the timeout out
+    return TxnMove(instance, partitions, tuple(produces), draw(st.booleans()), expire)
 
 
 @st.composite
@@ -114,7 +129,10 @@ def build_script(moves: tuple[TxnMove, ...], zombie_at: int | None = None, name:
             elif produce.late is Late.IN_NEXT:
                 due_in_next.append(str(named))
         steps += [Send(n) for n in before_end]
+        if move.expire:
+            steps.append(Expire())
         steps.append(End(move.instance, move.commit))
         steps += [Send(n) for n in after_end]
     steps += [Send(n) for n in due_in_next]
-    return TxnScript(name, tuple(steps), PARTITIONS)
+    timeout_ms = EXPIRE_TIMEOUT_MS if any(m.expire for m in moves) else 60_000
+    return TxnScript(name, tuple(steps), PARTITIONS, timeout_ms)

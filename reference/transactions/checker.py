@@ -36,7 +36,7 @@ from collections import Counter
 import attrs
 
 from kafka_conformance.reference.transactions.run import PartitionRead, ScriptRun, values_of
-from kafka_conformance.reference.transactions.script import End, Init, Produce, Send
+from kafka_conformance.reference.transactions.script import End, Expire, Init, Produce, Send
 
 __all__ = [
     "TXN_ANOMALIES",
@@ -58,7 +58,7 @@ class Outcome(enum.Enum):
     COMMITTED = "committed"
     ABORTED = "aborted"
     UNKNOWN = "unknown"
-    """EndTxn failed or was never sent: the transaction may still be open, or aborted by a timeout."""
+    """EndTxn failed or was never sent, and no timeout was waited for: the transaction may still be open."""
 
 
 class Blame(enum.Enum):
@@ -162,7 +162,7 @@ def _list(writes: list[TxnWrite]) -> str:
 
 
 def history_of(run: ScriptRun) -> TxnHistory:
-    """The history of a script run: each instance's transactions (one per EndTxn, or left open),
+    """The history of a script run: each instance's transactions (one per EndTxn or timeout, or left open),
     the values each Produce carried and whether the broker took them (a held produce belongs
     to the transaction it was stamped in, however late it is sent)."""
     steps, answers = run.script.steps, run.answers
@@ -203,6 +203,9 @@ def history_of(run: ScriptRun) -> TxnHistory:
         elif isinstance(step, End):
             if answer.error == 0:
                 close(step.instance, Outcome.COMMITTED if step.commit else Outcome.ABORTED, True)
+        elif isinstance(step, Expire) and answer.error == 0:
+            for other in list(open_writes):  # KIP-98: a transaction not ended within its timeout is aborted
+                close(other, Outcome.ABORTED, True)
     for instance in list(open_writes):
         close(instance, Outcome.UNKNOWN, False)
     transactions = []

@@ -309,7 +309,16 @@ def _end_v2(metadata: TxnMetadata | None, producer_id: int, epoch: int, commit: 
 
 def time_out(metadata: TxnMetadata, now_ms: int) -> CoordinatorAnswer | None:
     """``abortTimedOutTransactions``: an Ongoing transaction older than its timeout is fenced
-    (epoch + 1) and aborted with markers of the new epoch; None when nothing times out."""
+    (epoch + 1) and aborted with markers of the new epoch; None when nothing times out.
+
+    The same on every modelled release, with either transaction version:
+    ``prepareFenceProducerEpoch`` (epoch + 1), then ``endTransaction(..., isFromClient = false)``
+    (``TransactionCoordinator.scala``, 3.5.2 lines 677-712; 4.3.1 lines 1031-1067).  With
+    transaction.version 1 the abort keeps the fenced epoch; with version 2 the fence is left to
+    ``prepareAbortOrCommit``'s own bump (``TransactionMetadata.java`` 4.3.1 lines 235-263), so
+    the markers carry epoch + 1 both ways.  The fenced producer's next EndTxn then finds
+    CompleteAbort one epoch on: version 1 answers PRODUCER_FENCED; version 2 takes it for a
+    retry of the abort (:func:`_end_v2`: an abort succeeds, a commit is INVALID_TXN_STATE)."""
     if metadata.state is not TxnState.ONGOING or now_ms - metadata.started_ms <= metadata.timeout_ms:
         return None
     return _complete(metadata, False, metadata.epoch + 1, "transaction timed out: fenced and aborted")

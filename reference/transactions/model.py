@@ -18,6 +18,7 @@ from kafka_conformance.reference.transactions.coordinator import (
     add_partitions,
     end_transaction,
     init_producer_id,
+    time_out,
     verify_partition,
 )
 from kafka_conformance.reference.transactions.partition import TxnPartition
@@ -30,7 +31,8 @@ __all__ = ["TRANSACTIONAL_ID", "run_model"]
 TRANSACTIONAL_ID = "conformance-txn"
 FIRST_PRODUCER_ID = 1000
 MODEL_NOW_MS = 10**13
-"""The clock a script runs at in the model: every step at the same instant, so no transaction times out."""
+"""The clock a script runs at in the model: every step at the same instant, so no transaction times
+out except at an :class:`~kafka_conformance.reference.transactions.script.Expire` step."""
 
 
 class _Model:
@@ -80,6 +82,15 @@ class _Model:
 
         answer = self.partitions[partition].produce(batch, ask)
         return Reply(answer.code, base_offset=answer.base_offset, detail=answer.rule)
+
+    def expire(self, timeout_ms: int) -> Reply:
+        """The coordinator's timeout check, run once the open transaction's timeout has passed."""
+        if self.metadata is None:
+            return Reply(0, detail="no transactional id yet: nothing times out")
+        answer = time_out(self.metadata, self.metadata.started_ms + self.metadata.timeout_ms + 1)
+        if answer is None:
+            return Reply(0, detail=f"{self.metadata.state.value}: no transaction open, nothing times out")
+        return self._apply(answer)
 
     def read(self, partition: int) -> PartitionRead:
         part = self.partitions[partition]

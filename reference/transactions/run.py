@@ -17,9 +17,14 @@ from typing import Protocol
 import attrs
 
 from kafka_conformance.reference.broker.batches import ProducerBatch, increment_sequence
-from kafka_conformance.reference.transactions.script import Add, End, Init, Produce, Send, TxnScript
+from kafka_conformance.reference.transactions.script import Add, End, Expire, Init, Produce, Send, TxnScript
 
-__all__ = ["PartitionRead", "Reply", "ScriptDriver", "ScriptRun", "Stamper", "StepAnswer", "drive", "values_of"]
+__all__ = ["NOT_TIMED_OUT", "PartitionRead", "Reply", "ScriptDriver", "ScriptRun", "Stamper", "StepAnswer", "drive",
+           "values_of"]
+
+NOT_TIMED_OUT = -1
+"""An :class:`~kafka_conformance.reference.transactions.script.Expire` step's answer when the open
+transaction was still open well after its timeout: no Kafka error code, since no request was sent."""
 
 
 @attrs.frozen
@@ -51,6 +56,11 @@ class ScriptDriver(Protocol):
     def end(self, producer_id: int, epoch: int, commit: bool) -> Reply: ...
 
     def produce(self, partition: int, batch: ProducerBatch) -> Reply: ...
+
+    def expire(self, timeout_ms: int) -> Reply:
+        """Let the transaction timeout pass: code 0 once an open transaction was aborted by the
+        coordinator (or when none was open), :data:`NOT_TIMED_OUT` if it was still open long after."""
+        ...
 
     def read(self, partition: int) -> PartitionRead:
         """The partition read back by read_committed and read_uncommitted consumers."""
@@ -164,4 +174,7 @@ def drive(script: TxnScript, driver: ScriptDriver, ran_on: str) -> ScriptRun:
             answers.append(StepAnswer(index, None, detail="held: stamped, not sent") if step.held else send(index, index))
         elif isinstance(step, Send):
             answers.append(send(index, named[step.name]))
+        elif isinstance(step, Expire):
+            reply = driver.expire(script.timeout_ms)
+            answers.append(StepAnswer(index, reply.code, detail=reply.detail))
     return ScriptRun(script, tuple(answers), tuple(driver.read(p) for p in range(script.partitions)), ran_on)

@@ -8,7 +8,10 @@ sequence that continues across the transactions of one epoch and restarts at 0 w
 epoch.  A :class:`Produce` may be *held*: stamped when the script reaches it, sent only
 when a later :class:`Send` names it, which is how a Produce request delayed in the
 network until after its transaction ended is written down.  :class:`Send` also re-sends
-a produce that was sent before (a retry with the same stamps).
+a produce that was sent before (a retry with the same stamps).  :class:`Expire` lets the
+transaction timeout pass: the coordinator aborts the open transaction on its own, as it does
+for a producer that stalls or dies mid-transaction; a script with one uses a short
+``timeout_ms`` (at most :data:`EXPIRE_MAX_TIMEOUT_MS`), since a real broker is waited for.
 
 Every run ends by reading each partition back, read_committed and read_uncommitted.
 The model (:mod:`model`) and a real broker run the same script; their answers are
@@ -22,9 +25,29 @@ from typing import Any, TypeAlias
 
 import attrs
 
-__all__ = ["Add", "End", "Init", "Produce", "ScriptError", "Send", "Step", "TxnScript", "script_from_json", "script_to_json"]
+__all__ = [
+    "EXPIRE_MAX_TIMEOUT_MS",
+    "EXPIRE_TIMEOUT_MS",
+    "Add",
+    "End",
+    "Expire",
+    "Init",
+    "Produce",
+    "ScriptError",
+    "Send",
+    "Step",
+    "TxnScript",
+    "script_from_json",
+    "script_to_json",
+]
 
 SCRIPT_FORMAT = 1
+EXPIRE_TIMEOUT_MS = 1500
+"""The ``transaction.timeout.ms`` of the scripts the kit writes with an :class:`Expire`: long
+enough for the steps before it on a loaded machine (a step is milliseconds), short enough that
+waiting for it is cheap."""
+EXPIRE_MAX_TIMEOUT_MS = 10_000
+"""A script with an :class:`Expire` may not ask for a longer timeout: a real broker is waited for."""
 
 
 class ScriptError(ValueError):
@@ -79,8 +102,14 @@ class End:
     commit: bool
 
 
-Step: TypeAlias = Init | Add | Produce | Send | End
-_KINDS: dict[str, type] = {"init": Init, "add": Add, "produce": Produce, "send": Send, "end": End}
+@attrs.frozen
+class Expire:
+    """The transaction timeout passes with no request sent: the coordinator aborts an open
+    transaction of the transactional id itself (``abortTimedOutTransactions``), fencing it."""
+
+
+Step: TypeAlias = Init | Add | Produce | Send | End | Expire
+_KINDS: dict[str, type] = {"init": Init, "add": Add, "produce": Produce, "send": Send, "end": End, "expire": Expire}
 
 
 @attrs.frozen
@@ -101,6 +130,10 @@ class TxnScript:
             where = f"script {self.name!r} step {index}"
             if isinstance(step, Init):
                 started.add(step.instance)
+            elif isinstance(step, Expire):
+                if self.timeout_ms > EXPIRE_MAX_TIMEOUT_MS:
+                    raise ScriptError(f"{where}: an expire step waits for the transaction timeout, so timeout_ms must "
+                                      f"be at most {EXPIRE_MAX_TIMEOUT_MS}, not {self.timeout_ms}")
             elif isinstance(step, Send):
                 if step.name not in named:
                     raise ScriptError(f"{where}: send of {step.name!r}, which no earlier produce names")

@@ -4,14 +4,16 @@ Each row is a script and a question; what the answer *should* be is not written 
 but is the model's run of the script for the release asked about, so the table stays
 right for every release the spec knows.  The rows named ``late-produce-*`` are the shape
 Jepsen found in 2024 (a Produce request delayed in the network until after its
-transaction ended) that KIP-890 set out to close.
+transaction ended) that KIP-890 set out to close.  The rows named ``timeout-*`` leave a
+transaction to the coordinator's timeout, as a producer that stalls or dies does (their
+scripts use a short ``transaction.timeout.ms``, :data:`EXPIRE_TIMEOUT_MS`).
 """
 
 from __future__ import annotations
 
 import attrs
 
-from kafka_conformance.reference.transactions.script import Add, End, Init, Produce, Send, TxnScript
+from kafka_conformance.reference.transactions.script import EXPIRE_TIMEOUT_MS, Add, End, Expire, Init, Produce, Send, TxnScript
 
 __all__ = ["TXN_ROWS", "TxnRow", "txn_row"]
 
@@ -24,7 +26,8 @@ class TxnRow:
 
 
 def _row(name: str, question: str, *steps: object, partitions: int = 2) -> TxnRow:
-    return TxnRow(name, question, TxnScript(name, tuple(steps), partitions))  # type: ignore[arg-type]
+    timeout_ms = EXPIRE_TIMEOUT_MS if any(isinstance(s, Expire) for s in steps) else 60_000
+    return TxnRow(name, question, TxnScript(name, tuple(steps), partitions, timeout_ms))  # type: ignore[arg-type]
 
 
 TXN_ROWS: tuple[TxnRow, ...] = (
@@ -67,6 +70,17 @@ TXN_ROWS: tuple[TxnRow, ...] = (
          "(a lost write of the next transaction if it is taken for a duplicate)?",
          Init("a"), Add("a", {0}), Produce("a", 0), Produce("a", 0, name="late", held=True), End("a", True), Add("a", {0}),
          Produce("a", 0), Send("late"), End("a", False)),
+    _row("timeout-then-commit", "is a transaction left open past its timeout aborted by the coordinator, and its "
+         "producer's late commit refused?",
+         Init("a"), Add("a", {0, 1}), Produce("a", 0), Produce("a", 1), Expire(), End("a", True)),
+    _row("timeout-then-abort", "after its transaction timed out, is the producer's abort refused as fenced (answered as "
+         "done with transaction.version 2, which takes it for a retry), and what of its next transaction?",
+         Init("a"), Add("a", {0}), Produce("a", 0), Expire(), End("a", False), Add("a", {0}), Produce("a", 0),
+         End("a", True)),
+    _row("timeout-then-late-produce", "is a Produce held back until its transaction timed out kept out of the log, "
+         "and does the producer's restart (InitProducerId) commit cleanly after?",
+         Init("a"), Add("a", {0}), Produce("a", 0), Produce("a", 0, name="late", held=True), Expire(), Send("late"),
+         Init("a"), Add("a", {0}), Produce("a", 0), End("a", True)),
 )
 
 

@@ -23,10 +23,11 @@ from kafka_conformance.reference.transactions.checker import (
 )
 from kafka_conformance.reference.transactions.model import run_model
 from kafka_conformance.reference.transactions.profile import txn_profile
-from kafka_conformance.reference.transactions.run import PartitionRead
+from kafka_conformance.reference.transactions.run import NOT_TIMED_OUT, PartitionRead, ScriptRun, StepAnswer
 from kafka_conformance.reference.transactions.script import (
     Add,
     End,
+    Expire,
     Init,
     Produce,
     ScriptError,
@@ -101,6 +102,48 @@ def test_the_last_stable_offset_waits_for_an_open_transaction() -> None:
     assert (read.committed, read.last_stable_offset, read.log_end_offset) == (("a2.0",), 2, 3)
 
 
+@pytest.mark.parametrize(("release", "tv", "commit_code"), [("3.5.2", 1, 90), ("3.9.1", 1, 90), ("4.3.1", 1, 90),
+                                                            ("4.3.1", 2, 48)])
+def test_a_timed_out_transaction_is_aborted_and_its_commit_refused(release: str, tv: int, commit_code: int) -> None:
+    """``abortTimedOutTransactions``: epoch + 1 and abort markers; the producer's commit at the old epoch is
+    PRODUCER_FENCED with transaction.version 1, and INVALID_TXN_STATE with version 2, where CompleteAbort one
+    epoch on reads as a retry (real Kafka 3.5.2, 3.9.1 and 4.3.1 answered the same, 2026-11-29)."""
+    run = run_model(txn_row("timeout-then-commit").script, txn_profile(release, transaction_version=tv))
+    assert [a.error for a in run.answers] == [0, 0, 0, 0, 0, commit_code]
+    assert [(r.committed, r.uncommitted) for r in run.reads] == [((), ("a2.0",)), ((), ("a3.0",))]
+    assert run.answers[4].detail == "transaction timed out: fenced and aborted"
+    assert [t.outcome for t in history_of(run).transactions] == [Outcome.ABORTED]
+
+
+def test_after_a_timeout_version_2_takes_the_abort_for_a_retry_and_carries_on() -> None:
+    row = txn_row("timeout-then-abort")
+    v1 = run_model(row.script, txn_profile("3.9.1"))
+    v2 = run_model(row.script, txn_profile("4.3.1", transaction_version=2))
+    assert [a.error for a in v1.answers] == [0, 0, 0, 0, 90, 90, 47, 90]  # fenced for good: it must InitProducerId
+    assert [a.error for a in v2.answers] == [0, 0, 0, 0, 0, 0, 0, 0]
+    assert (v2.answers[4].epoch, v2.answers[7].epoch) == (1, 2)  # the bumped epoch handed back, then the next bump
+    assert v2.reads[0].committed == ("a6.0",)
+
+
+def test_expire_with_nothing_open_does_nothing() -> None:
+    script = TxnScript("idle", (Init("a"), Expire(), Add("a", {0}), Produce("a", 0), End("a", True)), timeout_ms=1500)
+    run = run_model(script, txn_profile("3.9.1"))
+    assert [a.error for a in run.answers] == [0, 0, 0, 0, 0] and run.reads[0].committed == ("a3.0",)
+    assert "nothing times out" in run.answers[1].detail
+
+
+def test_history_aborts_open_writes_at_a_timeout_and_leaves_them_open_when_none_came() -> None:
+    script = TxnScript("t", (Init("a"), Add("a", {0}), Produce("a", 0), Expire()), timeout_ms=1500)
+    reads = (PartitionRead(0, (), ("a2.0",), 2, 2), PartitionRead(1, (), (), 0, 0))
+
+    def outcome(expire_code: int) -> Outcome:
+        answers = tuple(StepAnswer(i, c) for i, c in enumerate((0, 0, 0, expire_code)))
+        [txn] = history_of(ScriptRun(script, answers, reads)).transactions
+        return txn.outcome
+
+    assert (outcome(0), outcome(NOT_TIMED_OUT)) == (Outcome.ABORTED, Outcome.UNKNOWN)
+
+
 def test_every_row_round_trips_through_json() -> None:
     for row in TXN_ROWS:
         assert script_from_json(script_to_json(row.script)) == row.script
@@ -113,6 +156,7 @@ def test_every_row_round_trips_through_json() -> None:
     ((Init("a"), Produce("a", 0, name="x", held=True)), "never sent"),
     ((Init("a"), Produce("a", 5)), "out of range"),
     ((Init("a"), Produce("a", 0, name="x"), Produce("a", 0, name="x")), "used twice"),
+    ((Init("a"), Expire()), "timeout_ms must be at most 10000, not 60000"),
 ])
 def test_scripts_that_cannot_describe_a_run_are_refused(steps: tuple, message: str) -> None:
     with pytest.raises(ScriptError, match=message):

@@ -212,7 +212,43 @@ def test_a_commit_that_never_answers_ends_the_row_with_the_transaction_unknown()
     session, crashed = _StuckCommit(), []
     outcomes: list[Outcome] = []
     words: list[str] = []
-    clients._play(row, session, "t", lambda: crashed.append(True), outcomes, words)  # type: ignore[arg-type]
+    clients._play(row, session, "t", lambda: crashed.append(True), lambda since: True, outcomes,  # type: ignore[arg-type]
+                  words)
     assert outcomes == [Outcome.UNKNOWN] and crashed == [True]
     assert words == [f"t1 commit gave no answer within {clients.CALL_TIMEOUT_S:.0f} s: the producer cannot go on"]
     assert session.calls == ["begin", "send", "flush", "commit"]  # flushed before the kill; nothing after the hang
+
+
+class _Answers(_StuckCommit):
+    """A session whose commit and abort answer as given."""
+
+    def __init__(self, commit: dict[str, object], abort: dict[str, object] | None = None) -> None:
+        super().__init__()
+        self.answers = {"commit": commit, "abort": abort or {"ok": True}}
+
+    def txn(self, action: str, timeout_s: float) -> dict[str, object]:
+        self.calls.append(action)
+        return self.answers.get(action, {"ok": True})
+
+
+@pytest.mark.parametrize(("aborted_by_timeout", "commit", "outcome", "said"), [
+    (True, {"ok": False, "fatal": True, "error": "ProducerFencedException"}, Outcome.ABORTED,
+     "the coordinator had aborted it at its timeout"),
+    (True, {"ok": True}, Outcome.COMMITTED, "t1 committed"),  # the checker then finds its writes gone
+    (False, {"ok": False, "fatal": True, "error": "ProducerFencedException"}, Outcome.UNKNOWN, "cannot go on"),
+])
+def test_a_stalled_transaction_aborted_by_the_coordinator_ends_aborted_when_the_commit_is_refused(
+        aborted_by_timeout: bool, commit: dict[str, object], outcome: Outcome, said: str) -> None:
+    from kafka_conformance.transactions import clients
+    from kafka_conformance.transactions.client_rows import STALL_TIMEOUT_MS, Stall, client_txn_row
+
+    row = client_txn_row("stall-past-timeout")
+    assert row.steps[-2:] == (Stall(), Commit()) and row.timeout_ms == STALL_TIMEOUT_MS
+    assert ClientTxnRow("y", "?", (Begin(), Write("a", 0), Commit())).timeout_ms == 60_000
+    session, stalled = _Answers(commit), []
+    outcomes: list[Outcome] = []
+    words: list[str] = []
+    clients._play(row, session, "t", lambda: None, lambda since: stalled.append(since) or aborted_by_timeout,  # type: ignore[arg-type]
+                  outcomes, words)
+    assert outcomes == [outcome] and said in words[0], words
+    assert session.calls[:4] == ["begin", "send", "send", "flush"] and len(stalled) == 1  # flushed, then the wait

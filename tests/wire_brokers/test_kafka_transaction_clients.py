@@ -117,3 +117,19 @@ def test_aiokafka_commits_a_transaction_whose_send_was_refused() -> None:
     assert row.late == ("'a0' to partition 0: answered without an error (offset 0)",), text
     assert row.anomalies == ("committed-unacknowledged-write",), text
     assert "its send of 'b0' to partition 0 failed (OutOfOrderSequenceNumber" in row.explanations[0], text
+
+
+@pytest.mark.parametrize(("client", "release", "refusal"), [
+    ("java", "4.3.1", "InvalidTxnStateException"),  # transaction.version 2: CompleteAbort one epoch on, 48
+    ("confluent-kafka", "3.9.1", "_FENCED"),  # transaction.version 1: PRODUCER_FENCED
+])
+def test_a_commit_after_the_coordinator_timed_the_transaction_out_is_refused(client: str, release: str,
+                                                                             refusal: str) -> None:
+    _need(client, release)
+    report = check_transaction_client(client, f"kafka:{release}", Options(), rows=["stall-past-timeout"])
+    text = render_client_text(report)
+    [row] = report.rows
+    assert row.holds and report.exit_code == 0, text
+    assert row.outcomes[0].startswith("t1 commit refused") and refusal in row.outcomes[0], text
+    assert row.outcomes[0].endswith("the coordinator had aborted it at its timeout"), text
+    assert any("the coordinator aborted the transaction (CompleteAbort" in n for n in row.notes), text
