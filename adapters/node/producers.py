@@ -30,7 +30,10 @@ The facts below are read in the packages at the versions ``package.json`` pins
   (``dist/clients/producer/producer.js:36-42``), silently: the mapping notes each
   override and promises what the client does.  Its ``timeout`` (default 5 s,
   ``dist/clients/base/options.js:78-86``) is the request timeout and the
-  Produce request's timeout.  No linger either.
+  Produce request's timeout, and, for a transactional producer, the transaction
+  timeout it sends with InitProducerId (``producer.js:550``); it has no option of
+  its own for that, so ``transaction.timeout.ms`` becomes ``timeout`` there.
+  No linger either.
 
 What a failure claims: neither client refuses a send synchronously (each returns a promise, and its
 refusals before sending, such as KafkaJS's acks check, arrive as rejections without a broker code),
@@ -164,17 +167,21 @@ class PlatformaticClient(_NodeClient):
 
 @attrs.define
 class NodeTxnClient:
-    """KafkaJS in the kit's Node.js runner, which answers the ``txn`` calls of the runner protocol
-    (``producer.transaction()``, then the transaction's ``commit()`` or ``abort()``)."""
+    """KafkaJS or @platformatic/kafka in the kit's Node.js runner, which answers the ``txn`` calls of the
+    runner protocol (KafkaJS's ``producer.transaction()``, @platformatic/kafka's
+    ``producer.beginTransaction()``, then the transaction's ``commit()`` or ``abort()``)."""
 
     name: str = KAFKAJS
     _command: list[str] | None = None
 
+    def _trace_client(self) -> _NodeClient:
+        return KafkaJSClient() if self.name == KAFKAJS else PlatformaticClient()
+
     def available(self) -> str | None:
-        return KafkaJSClient().available()
+        return self._trace_client().available()
 
     def prepare(self) -> None:
-        self._command = KafkaJSClient().command()
+        self._command = self._trace_client().command()
 
     def open(self, properties: dict[str, str], bootstrap: str, log: CompletionLog) -> TxnSession:
         if self._command is None:
@@ -182,8 +189,8 @@ class NodeTxnClient:
         assert self._command is not None
         txn_keys = ("transactional.id", "transaction.timeout.ms", "max.block.ms")
         mapped = node_settings(self.name, {k: v for k, v in properties.items() if k not in txn_keys})
-        # KafkaJS keeps one idempotent request in flight per broker whatever it is told; a transactional
-        # producer is told so, as KafkaJS's documentation asks of one.
+        # Both keep one idempotent request in flight whatever they are told; a transactional producer
+        # is told so, as KafkaJS's documentation asks of one.
         settings = {**mapped.as_dict(), "max_in_flight": 1, "bootstrap": bootstrap.split(","),
                     "transactional_id": properties["transactional.id"],
                     "transaction_timeout_ms": int(properties.get("transaction.timeout.ms", "60000"))}

@@ -102,7 +102,7 @@ def add_transactions_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=None,
                         help="1: KIP-98's protocol (default); 2: KIP-890 part 2 (EndTxn v5, Produce v12; Kafka 4.0+)")
     parser.add_argument("--client", metavar="NAME", help="run the client rows with this real transactional producer "
-                        "(java, confluent-kafka, kafka-python, aiokafka, franz-go, sarama, kafkajs) behind the fault proxy, "
+                        "(java, confluent-kafka, kafka-python, aiokafka, franz-go, sarama, kafkajs, platformatic) behind the fault proxy, "
                         "instead of the kit's own requests (docs/transactions-conformance.md)")
     parser.add_argument("--row", action="append", dest="rows", metavar="NAME", help="run only this row (repeatable)")
     parser.add_argument("--max-examples", type=types.count(0, 10_000, "generated scripts"), default=None,

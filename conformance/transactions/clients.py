@@ -50,7 +50,7 @@ from kafka_conformance.adapters.clients.txn import (
     TxnSession,
 )
 from kafka_conformance.adapters.go.producers import GoTxnClient
-from kafka_conformance.adapters.node.producers import NodeTxnClient
+from kafka_conformance.adapters.node.producers import PLATFORMATIC, NodeTxnClient
 from kafka_conformance.adapters.targets import Problem, Role, TargetError
 from kafka_conformance.options import Options
 from kafka_conformance.reference.broker.produce_errors import ProduceError
@@ -404,6 +404,7 @@ TXN_CLIENTS: dict[str, Callable[[], TxnClient]] = {
     "franz-go": lambda: GoTxnClient("franz-go"),
     "sarama": lambda: GoTxnClient("sarama"),
     "kafkajs": NodeTxnClient,
+    "platformatic": lambda: NodeTxnClient(PLATFORMATIC),
 }
 """The clients the transaction client rows run with (``adapters/clients/txn.py``, ``adapters/go/producers.py``)."""
 

@@ -120,3 +120,29 @@ def test_the_runner_reads_each_client_s_errors_as_the_client_wraps_them(node_run
         "platformatic: closed while retrying": 0,
         "platformatic: an answer with an error": 87,
     }
+
+
+@pytest.mark.parametrize(("client", "anomalies"), [
+    ("kafkajs", ()),
+    ("platformatic", ("committed-unacknowledged-write",)),
+])
+def test_a_javascript_client_commits_a_transaction_over_two_partitions(client: str, anomalies: tuple[str, ...],
+                                                                       node_runners: Path) -> None:
+    """The client row ``commit`` on Kafka 3.9.1: KafkaJS holds; @platformatic/kafka adds only the first of two
+    partitions sent to at once, the second send is refused (TRANSACTION_ABORTABLE) and the client commits
+    anyway (docs/findings.md, entry 27)."""
+    from kafka_conformance.adapters.brokers.kafka_broker import kafka_broker_reason
+    from kafka_conformance.options import Options
+    from kafka_conformance.transactions.clients import check_transaction_client
+    from kafka_conformance.transactions.report import render_client_text
+
+    reason = kafka_broker_reason("3.9.1")
+    if reason is not None:
+        pytest.skip(f"kafka:3.9.1: {reason}")
+    report = check_transaction_client(client, "kafka:3.9.1", Options(), rows=["commit"])
+    [row] = report.rows
+    text = render_client_text(report)
+    assert not row.error and row.anomalies == anomalies, text
+    assert row.outcomes == ("t1 committed",), text
+    if anomalies:
+        assert "send of 'a1' to partition 1" in row.explanations[0] and "transaction" in row.explanations[0], text
