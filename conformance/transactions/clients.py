@@ -204,13 +204,28 @@ def _unfired(row: ClientTxnRow, proxy: FaultProxy) -> str:
     return ""
 
 
-def _taken(proxy: FaultProxy) -> set[str]:
-    """Every value the broker answered without an error: to the client, or late to the proxy itself."""
+def _taken(proxy: FaultProxy) -> tuple[set[str], list[str]]:
+    """Every value the broker answered without an error, to the client or late to the proxy itself, and
+    a note for each answer that was a duplicate's: a batch answered with the offset of an earlier batch
+    of other values (the client stamped it with a sequence already used, findings 9) was not written,
+    and its values were not taken."""
     values = {e.attempt_id: e.values for e in proxy.events if isinstance(e, Attempt)}
-    out = {v for e in proxy.events if isinstance(e, Response) and e.error is ProduceError.NONE
-           for v in values.get(e.attempt_id, ())}
-    out.update(v for late in proxy.late if late.error == 0 for v in late.values)
-    return out
+    partition = {e.attempt_id: e.partition for e in proxy.events if isinstance(e, Attempt)}
+    answered = [(partition.get(e.attempt_id, -1), e.base_offset, values.get(e.attempt_id, ()))
+                for e in proxy.events if isinstance(e, Response) and e.error is ProduceError.NONE]
+    answered += [(late.partition, late.base_offset, late.values) for late in proxy.late if late.error == 0]
+    first: dict[tuple[int, int], tuple[str, ...]] = {}
+    out: set[str] = set()
+    notes: list[str] = []
+    for p, offset, vs in answered:
+        earlier = first.setdefault((p, offset), vs) if offset >= 0 else vs
+        if earlier == vs:
+            out.update(vs)
+        else:
+            notes.append(f"{', '.join(map(repr, vs))} to partition {p} was answered with offset {offset}, where "
+                         f"{', '.join(map(repr, earlier))} is: a duplicate's answer to a batch stamped with a sequence "
+                         "already used, so it was not written")
+    return out, notes
 
 
 def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *, nonce: str | None = None,
@@ -269,7 +284,9 @@ def run_client_row(row: ClientTxnRow, client: TxnClient, host: str, port: int, *
                 except Exception as exc:  # what the row saw stands; the client's failure to close is noted
                     log.note(f"the client did not close cleanly: {exc}")
                 completions = log.close()
-            taken, late = _taken(proxy), tuple(proxy.late)
+            (taken, duplicates), late = _taken(proxy), tuple(proxy.late)
+            for note in duplicates:
+                log.note(note)
             unfired = _unfired(row, proxy)
     except (ClientRunError, ClientConfigError, ProxyError, WireError, BrokerStartError) as exc:
         error = str(exc)

@@ -252,3 +252,24 @@ def test_a_stalled_transaction_aborted_by_the_coordinator_ends_aborted_when_the_
                   outcomes, words)
     assert outcomes == [outcome] and said in words[0], words
     assert session.calls[:4] == ["begin", "send", "send", "flush"] and len(stalled) == 1  # flushed, then the wait
+
+
+def test_a_duplicates_answer_to_other_values_is_not_a_write() -> None:
+    """KafkaJS on a cluster (docs/findings.md, "Where Kafka corrected the kit"): 'b0' stamped with the sequence 'a0'
+    was written with is answered with a0's offset; the broker did not take b0, and the row says why."""
+    from types import SimpleNamespace
+
+    from kafka_conformance.adapters.brokers.fault_hold import LateDelivery
+    from kafka_conformance.reference.broker.produce_errors import ProduceError
+    from kafka_conformance.reference.traces.events import Attempt, Response
+    from kafka_conformance.transactions import clients
+
+    events = [Attempt(1, ("a0",), 0, 1000, 0, 0, 10), Response(1, ProduceError.NONE, 0, 11),
+              Attempt(2, ("a0",), 0, 1000, 0, 0, 20), Response(2, ProduceError.NONE, 0, 21),  # a retry: the same answer
+              Attempt(3, ("b0",), 0, 1000, 0, 0, 30), Response(3, ProduceError.NONE, 0, 31),  # a0's offset: not written
+              Attempt(4, ("b1",), 1, 1000, 0, 0, 40), Response(4, ProduceError.NONE, 0, 41)]
+    proxy = SimpleNamespace(events=events, late=[LateDelivery(("c0",), 0, 0, 1), LateDelivery(("d0",), 0, 48)])
+    taken, notes = clients._taken(proxy)  # type: ignore[arg-type]
+    assert taken == {"a0", "b1", "c0"}
+    assert notes == ["'b0' to partition 0 was answered with offset 0, where 'a0' is: a duplicate's answer to a batch "
+                     "stamped with a sequence already used, so it was not written"]
