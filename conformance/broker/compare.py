@@ -62,6 +62,7 @@ BROKER_ANOMALIES: dict[str, str] = {
     "valid-batch-rejected": "a batch Kafka writes was refused",
     "wrong-append-offset": "a written batch was given a different base offset than Kafka's",
     "wrong-error-code": "a batch Kafka rejects was rejected with a different error code",
+    "wrong-refusal-offset": "a batch Kafka rejects was rejected with the same error code but a base offset other than -1",
     "wrong-log-start-offset": "the log start offset in the Produce answer differs from Kafka's",
     "log-mismatch": "the log read back with Fetch differs from the model's log",
     "delete-records-diverged": "DeleteRecords was refused, or moved the log start offset elsewhere than Kafka does",
@@ -213,13 +214,15 @@ def classify(
         return "wrong-error-code"
     if produce_v5 and actual.log_start_offset != expected.log_start_offset:
         return "wrong-log-start-offset"
+    if not ok and actual.base_offset != expected.base_offset:  # both refused: Kafka's refusal carries base offset -1
+        return "wrong-refusal-offset"
     return None
 
 
 def _answer(error: int, offset: int, log_start: int) -> str:
     if error == 0:
         return f"success, base offset {offset}, log start {log_start}"
-    return f"{_code_name(error)}, log start {log_start}"
+    return f"{_code_name(error)}, {'' if offset == -1 else f'base offset {offset}, '}log start {log_start}"
 
 
 def run_case(

@@ -103,8 +103,6 @@ _GAP_FOLLOWER = ("what a follower copies from its leader: the broker suite reads
 _GAP_OLD_FORMAT = "a topic of message format v0 or v1 (before 4.0): the broker suite creates v2 topics only"
 _GAP_POWER_LOSS = ("a power loss, where the batches never fsynced are gone from the files: the broker suite's restarts "
                    "keep every write (the page cache survives a SIGKILL); the producer suite's cluster model loses them")
-_GAP_ERROR_OFFSET = ("the base offset of a refused batch: Kafka answers -1, and the suite compares a refusal's error code and "
-                     "log start offset only")
 _WRAP_ALL_ONES = ("Int.MAX is 31 one bits, so for any sequence s, Int.MAX - s is Int.MAX ^ s; and a batch spans the wrap "
                   "only from s above Int.MAX / 2 (a batch holds far fewer than 2**30 records), where Int.MAX % s is "
                   "Int.MAX - s too")
@@ -333,23 +331,11 @@ BROKER_KNOWN_GAPS: tuple[KnownGap, ...] = (
     KnownGap(_BATCHES, 'ReplaceComparisonOperator_Gt_GtE', 'return self.producer_id > NO_PRODUCER_ID', _GAP_NO_PID, after='return self.producer_id >= NO_PRODUCER_ID', scope='ProducerBatch.has_producer_id'),  # noqa: E501
     KnownGap(_BATCHES, 'ReplaceComparisonOperator_Gt_IsNot', 'return self.producer_id > NO_PRODUCER_ID', _GAP_NO_PID, after='return self.producer_id is not NO_PRODUCER_ID', scope='ProducerBatch.has_producer_id'),  # noqa: E501
     KnownGap(_BATCHES, 'ReplaceComparisonOperator_Gt_NotEq', 'return self.producer_id > NO_PRODUCER_ID', _GAP_NO_PID, after='return self.producer_id != NO_PRODUCER_ID', scope='ProducerBatch.has_producer_id'),  # noqa: E501
-    KnownGap(_LOG, 'NumberReplacer', 'base_offset: int = -1', _GAP_ERROR_OFFSET, after='base_offset: int = - 0', scope='ProduceResponse'),
-    KnownGap(_LOG, 'NumberReplacer', 'base_offset: int = -1', _GAP_ERROR_OFFSET, after='base_offset: int = - 2', scope='ProduceResponse'),
-    KnownGap(_LOG, 'ReplaceUnaryOperator_Delete_USub', 'base_offset: int = -1', _GAP_ERROR_OFFSET, after='base_offset: int = 1', scope='ProduceResponse'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_USub_Invert', 'base_offset: int = -1', _GAP_ERROR_OFFSET, after='base_offset: int = ~1', scope='ProduceResponse'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_USub_Not', 'base_offset: int = -1', _GAP_ERROR_OFFSET, after='base_offset: int = not 1', scope='ProduceResponse'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_USub_UAdd', 'base_offset: int = -1', _GAP_ERROR_OFFSET, after='base_offset: int = +1', scope='ProduceResponse'),  # noqa: E501
     KnownGap(_LOG, 'AddNot', 'if (batch.has_producer_id or batch.transactional) and self.message_format < 2:', _GAP_OLD_FORMAT, after='if not (batch.has_producer_id or batch.transactional) and self.message_format < 2:', scope='PartitionLog._validate_records'),  # noqa: E501
     KnownGap(_LOG, 'NumberReplacer', 'if (batch.has_producer_id or batch.transactional) and self.message_format < 2:', _GAP_OLD_FORMAT, after='if (batch.has_producer_id or batch.transactional) and self.message_format < 1:', scope='PartitionLog._validate_records'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceComparisonOperator_Lt_Gt', 'if (batch.has_producer_id or batch.transactional) and self.message_format < 2:', _GAP_OLD_FORMAT, after='if (batch.has_producer_id or batch.transactional) and self.message_format > 2:', scope='PartitionLog._validate_records'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceComparisonOperator_Lt_NotEq', 'if (batch.has_producer_id or batch.transactional) and self.message_format < 2:', _GAP_OLD_FORMAT, after='if (batch.has_producer_id or batch.transactional) and self.message_format != 2:', scope='PartitionLog._validate_records'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceOrWithAnd', 'if (batch.has_producer_id or batch.transactional) and self.message_format < 2:', _GAP_OLD_FORMAT, after='if (batch.has_producer_id and batch.transactional) and self.message_format < 2:', scope='PartitionLog._validate_records'),  # noqa: E501
-    KnownGap(_LOG, 'NumberReplacer', 'return ProduceResponse(error, -1, self.log_start_offset, rule)', _GAP_ERROR_OFFSET, after='return ProduceResponse(error, - 0, self.log_start_offset, rule)', scope='PartitionLog._error'),  # noqa: E501
-    KnownGap(_LOG, 'NumberReplacer', 'return ProduceResponse(error, -1, self.log_start_offset, rule)', _GAP_ERROR_OFFSET, after='return ProduceResponse(error, - 2, self.log_start_offset, rule)', scope='PartitionLog._error'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_Delete_USub', 'return ProduceResponse(error, -1, self.log_start_offset, rule)', _GAP_ERROR_OFFSET, after='return ProduceResponse(error, 1, self.log_start_offset, rule)', scope='PartitionLog._error'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_USub_Invert', 'return ProduceResponse(error, -1, self.log_start_offset, rule)', _GAP_ERROR_OFFSET, after='return ProduceResponse(error, ~1, self.log_start_offset, rule)', scope='PartitionLog._error'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_USub_Not', 'return ProduceResponse(error, -1, self.log_start_offset, rule)', _GAP_ERROR_OFFSET, after='return ProduceResponse(error, not 1, self.log_start_offset, rule)', scope='PartitionLog._error'),  # noqa: E501
-    KnownGap(_LOG, 'ReplaceUnaryOperator_USub_UAdd', 'return ProduceResponse(error, -1, self.log_start_offset, rule)', _GAP_ERROR_OFFSET, after='return ProduceResponse(error, +1, self.log_start_offset, rule)', scope='PartitionLog._error'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceComparisonOperator_NotEq_Gt', 'if entry.base_offset != self.log_end_offset:', _GAP_FOLLOWER, after='if entry.base_offset > self.log_end_offset:', scope='PartitionLog.append_replicated'),  # noqa: E501
     KnownGap(_LOG, 'ReplaceComparisonOperator_NotEq_Lt', 'if entry.base_offset != self.log_end_offset:', _GAP_FOLLOWER, after='if entry.base_offset < self.log_end_offset:', scope='PartitionLog.append_replicated'),  # noqa: E501
     KnownGap(_LOG, 'AddNot', 'if offset >= self.log_end_offset:', _GAP_TRUNCATION, after='if not offset >= self.log_end_offset:', scope='PartitionLog.truncate_to'),  # noqa: E501

@@ -79,6 +79,7 @@ B1 = ProducerBatch(1, 0, 1, ["b"])
         (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(0, 2, 0), "gap-accepted"),
         (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(45, -1, 0), None),
         (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(59, -1, 0), "wrong-error-code"),
+        (ProducerBatch(1, 0, 5, ["x"]), ProduceResult(45, 2, 0), "wrong-refusal-offset"),
         (ProducerBatch(1, 0, 1, ["x", "y"]), ProduceResult(0, 2, 0), "out-of-order-accepted"),
         (ProducerBatch(1, 0, 1, ["x", "y"]), ProduceResult(0, 1, 0), "false-duplicate"),
         (ProducerBatch(1, 1, 3, ["x"]), ProduceResult(0, 2, 0), "new-epoch-nonzero-accepted"),
