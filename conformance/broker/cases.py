@@ -17,7 +17,14 @@ from typing import Any
 
 import attrs
 
-from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch
+from kafka_conformance.reference.broker.batches import (
+    INT16_MAX,
+    INT32_MAX,
+    NO_PRODUCER_EPOCH,
+    NO_PRODUCER_ID,
+    NO_SEQUENCE,
+    ProducerBatch,
+)
 
 __all__ = [
     "BROKER_CASE_FORMAT", "Action", "ActionKind", "BrokerCase", "CaseError", "CraftedBatch", "SlotKind", "case_from_json",
@@ -41,6 +48,10 @@ class SlotKind(enum.Enum):
     UNALLOCATED = "unallocated"
     """A producer id the broker never issued (Kafka's produce path does not check ids of
     idempotent producers; other brokers may)."""
+    NONE = "none"
+    """No producer id: a producer without idempotence (``enable.idempotence=false``, or a client
+    older than KIP-98).  Its batches carry producer id, epoch and sequence -1 whatever the crafted
+    batch says, and bypass every idempotence check (``hasProducerId()``)."""
 
 
 @attrs.frozen
@@ -74,13 +85,17 @@ class CraftedBatch:
     def to_batch(self, producer_id: int, tag: str, step: int, now_ms: int = 0) -> ProducerBatch:
         """The batch, its timestamp ``age_ms`` before ``now_ms`` (0: the sender's clock)."""
         stamp = now_ms - self.age_ms if now_ms else 0
+        if producer_id == NO_PRODUCER_ID:  # a SlotKind.NONE producer
+            return ProducerBatch(NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE, self.values(tag, step), stamp)
         return ProducerBatch(producer_id, self.epoch, self.base_sequence, self.values(tag, step), stamp)
 
     def to_json(self) -> list[int]:
         head = [self.producer, self.epoch, self.base_sequence, self.records]
         return [*head, self.age_ms] if self.age_ms else head
 
-    def describe(self) -> str:
+    def describe(self, slot: SlotKind | None = None) -> str:
+        if slot is SlotKind.NONE:
+            return f"p{self.producer} without a producer id ({self.records} rec)"
         last = self.base_sequence + self.records - 1
         if last > INT32_MAX:
             last -= INT32_MAX + 1
@@ -170,7 +185,7 @@ class BrokerCase:
         lines = [f"producers: {head}"]
         for i, b in enumerate(self.batches):
             lines += [f"  -: {r.describe()}" for r in self.actions_before(i)]
-            lines.append(f"  {i}: {b.describe()}")
+            lines.append(f"  {i}: {b.describe(self.slots[b.producer])}")
         lines += [f"  -: {r.describe()}" for r in self.actions_before(len(self.batches))]
         return "\n".join(lines)
 

@@ -26,7 +26,13 @@ import attrs
 
 from kafka_conformance.adapters.brokers.wire_client import ProduceResult, WireClient, WireError
 from kafka_conformance.broker.cases import Action, ActionKind, BrokerCase, CaseError, SlotKind
-from kafka_conformance.reference.broker.batches import INT32_MAX, LogRecord, ProducerBatch, increment_sequence
+from kafka_conformance.reference.broker.batches import (
+    INT32_MAX,
+    NO_PRODUCER_ID,
+    LogRecord,
+    ProducerBatch,
+    increment_sequence,
+)
 from kafka_conformance.reference.broker.partition_log import PartitionLog, ProduceResponse
 from kafka_conformance.reference.broker.produce_errors import ProduceError
 from kafka_conformance.reference.broker.profile import BrokerProfile
@@ -163,6 +169,8 @@ class ProducerIds:
             if kind is SlotKind.ALLOCATED:
                 pid, _ = self.client.init_producer_id()
                 out.append(pid)
+            elif kind is SlotKind.NONE:
+                out.append(NO_PRODUCER_ID)
             else:
                 out.append(next(self._unallocated))
         return tuple(out)
@@ -361,7 +369,7 @@ def _run_steps(
                 return CaseRun(topic, pids, tuple(steps), tuple(found), False, start)
         leader = connection.leader
         batch = crafted.to_batch(pids[crafted.producer], topic, i, _now_ms())
-        request = crafted.describe()
+        request = crafted.describe(case.slots[crafted.producer])
         if case.actions_before(i):
             request = f"after {'; '.join(a.describe() for a in case.actions_before(i))}: {request}"
         entry = log.producers.get(batch.producer_id)

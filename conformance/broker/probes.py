@@ -26,7 +26,7 @@ from kafka_conformance.reference.broker.profile import BrokerProfile
 
 __all__ = ["PROBES", "Probe", "ProbeResult", "run_probes"]
 
-A, U = SlotKind.ALLOCATED, SlotKind.UNALLOCATED
+A, U, N = SlotKind.ALLOCATED, SlotKind.UNALLOCATED, SlotKind.NONE
 
 
 @attrs.frozen
@@ -75,6 +75,9 @@ PROBES: tuple[Probe, ...] = (
            (0, 0, 7, 1), (0, 0, 8, 1)),
     _probe("unallocated-producer", "is a producer id the broker never issued treated like any other?", (0, 0, 0, 1), (0, 0, 1, 1),
            slots=(U,)),
+    _probe("no-producer-id", "are batches without a producer id (a producer without idempotence) written every time, a "
+           "resend too, beside an idempotent producer's, whose sequence they leave alone?",
+           (0, 0, 0, 1), (1, 0, 0, 1), (0, 0, 1, 1), (1, 0, 0, 1), (0, 0, 1, 1), slots=(A, N)),
     _probe("sequence-wraparound", "does the sequence continue from Int.MAX to 0, with duplicates of the wrapping batch detected?",
            (0, 0, INT32_MAX - 1, 3), (0, 0, 1, 1), (0, 0, INT32_MAX - 1, 3)),
     _probe("two-producers", "are two producers' sequences kept apart on one partition?",
