@@ -44,7 +44,7 @@ from kafka_conformance.reference.broker.batches import ProducerBatch
 from kafka_conformance.reference.transactions.run import NOT_TIMED_OUT, PartitionRead, Reply, ScriptRun, drive
 from kafka_conformance.reference.transactions.script import TxnScript
 
-__all__ = ["RETRIED_CODES", "await_timeout_abort", "read_back", "run_script_on_broker", "settle_offsets"]
+__all__ = ["RETRIED_CODES", "TooLate", "await_timeout_abort", "read_back", "run_script_on_broker", "settle_offsets"]
 
 RETRIED_CODES = {**COORDINATOR_RETRIED, 51: "CONCURRENT_TRANSACTIONS"}
 _COORDINATOR_GONE = (15, 16)
@@ -54,6 +54,13 @@ SETTLE_WITHOUT_DESCRIBE_S = 3.0
 """How long an EndTxn is waited for, at most, on a broker without DescribeTransactions."""
 TIMEOUT_MARGIN_S = 0.5
 """A step is not sent within this much of its open transaction's timeout (see :meth:`_Txn.in_time`)."""
+_NOT_FOUND = 105
+"""TRANSACTIONAL_ID_NOT_FOUND: DescribeTransactions of an id with no transaction ever begun."""
+
+
+class TooLate(WireError):
+    """A step would have reached the broker too close to its transaction's timeout (a loaded machine):
+    the run says nothing about the broker, and is run again once (``conformance/transactions/check.py``)."""
 
 
 def _kafka() -> SimpleNamespace:
@@ -145,9 +152,11 @@ class _Txn:
             self._closed()
         return Reply(code, int(response.producer_id), int(response.producer_epoch), detail=note)
 
-    def _opened(self, partitions: Iterable[int]) -> None:
+    def _opened(self, partitions: Iterable[int], sent_at: float) -> None:
+        """The coordinator answered a request sent at ``sent_at`` that began a transaction or added to it:
+        its timeout runs from no earlier than then."""
         if self.opened_at is None:
-            self.opened_at = time.monotonic()
+            self.opened_at = sent_at
         self.added.update(partitions)
 
     def _closed(self) -> None:
@@ -157,10 +166,10 @@ class _Txn:
     def in_time(self, what: str) -> None:
         """Refuse to send ``what`` within :data:`TIMEOUT_MARGIN_S` of the open transaction's timeout
         (or after it): the coordinator may abort the transaction under it, which the model, whose
-        transactions time out only at an ``expire`` step, would not do.  A WireError: the run could
-        not be judged, not a divergence."""
+        transactions time out only at an ``expire`` step, would not do.  :class:`TooLate`: the run
+        could not be judged."""
         if self.opened_at is not None and time.monotonic() - self.opened_at > self.timeout_s - TIMEOUT_MARGIN_S:
-            raise WireError(f"{what}: the script's steps took {time.monotonic() - self.opened_at:.1f}s of the "
+            raise TooLate(f"{what}: the script's steps took {time.monotonic() - self.opened_at:.1f}s of the "
                             f"transaction's {self.timeout_s:g}s timeout before it (a loaded machine); run it again")
 
     def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
@@ -179,9 +188,10 @@ class _Txn:
             codes.discard(0)
             return response, max(codes, key=lambda c: (c != 55, c)) if codes else 0  # OPERATION_NOT_ATTEMPTED last
 
+        sent_at = time.monotonic()
         _, code, note = self._retry("AddPartitionsToTxn", call)
         if code == 0:
-            self._opened(partitions)
+            self._opened(partitions, sent_at)
         return Reply(code, detail=note)
 
     @property
@@ -215,11 +225,11 @@ class _Txn:
         partition's end when the wait began, and its last stable offset at its end.
         :data:`NOT_TIMED_OUT` if still open ``deadline_s`` after."""
         started = time.monotonic()
+        describes = self._describes
+        ends = {} if describes else {p: self.leader(p).list_offset(self.topic, p) for p in sorted(self.added)}
         due = started if self.opened_at is None else self.opened_at + timeout_ms / 1000
         time.sleep(max(0.0, due - started))
         deadline = max(due, started) + self.deadline_s
-        describes = self._describes
-        ends = {} if describes else {p: self.leader(p).list_offset(self.topic, p) for p in sorted(self.added)}
         while True:
             if describes:
                 to = self.find_coordinator()
@@ -227,9 +237,9 @@ class _Txn:
                 state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
                 if state.error_code in _COORDINATOR_GONE:
                     self._coordinator = None
-                done = state.error_code == 0 and state.transaction_state in _SETTLED
+                done = state.error_code == _NOT_FOUND or (state.error_code == 0 and state.transaction_state in _SETTLED)
                 seen = f"{state.transaction_state} at epoch {state.producer_epoch}" if state.error_code == 0 else \
-                    f"DescribeTransactions error {state.error_code}"
+                    "no transaction ever begun" if done else f"DescribeTransactions error {state.error_code}"
             else:
                 done = all(_marked(self.leader(p), self.topic, p, end) for p, end in ends.items())
                 seen = f"a marker on partitions {sorted(ends)} and their last stable offsets at their ends" if done else \
@@ -286,6 +296,7 @@ class _Txn:
             self.in_time("Produce")
             self.touched.setdefault(batch.producer_id, set()).add(partition)
         to = self.leader(partition)
+        sent_at = time.monotonic()
         version = self._version(to, 0, 12 if self.tv2 else 9)  # TxnProfile.produce_version: the model answers for these
         part = self.k.ProduceRequest.TopicProduceData.PartitionProduceData(index=partition, records=encode_batch(batch))
         request = self.k.ProduceRequest(
@@ -296,7 +307,7 @@ class _Txn:
             for p in t.partition_responses:
                 if p.index == partition:
                     if p.error_code == 0 and batch.transactional and self.tv2:
-                        self._opened((partition,))  # Produce v12 added the partition
+                        self._opened((partition,), sent_at)  # Produce v12 added the partition
                     return Reply(int(p.error_code), base_offset=int(p.base_offset) if p.error_code == 0 else -1)
         raise WireError(f"broker {to.address} answered Produce without partition {self.topic}-{partition}")
 

@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kafka_conformance.broker.cases import MAX_AGE_MS, MODEL_NOW_MS, Action, ActionKind, BrokerCase, SlotKind
-from kafka_conformance.reference.broker.batches import INT16_MAX, INT32_MAX, ProducerBatch, increment_sequence
+from kafka_conformance.reference.broker.batches import (
+    INT16_MAX,
+    INT32_MAX,
+    NO_PRODUCER_ID,
+    ProducerBatch,
+    increment_sequence,
+)
 from kafka_conformance.reference.broker.partition_log import PartitionLog
 from kafka_conformance.reference.broker.profile import BrokerProfile
 
@@ -145,6 +151,9 @@ def case_classes(case: BrokerCase, profile: BrokerProfile) -> set[str]:
         for action in case.actions_before(i):
             act(action)
         slot = crafted.producer
+        if case.slots[slot] is SlotKind.NONE:  # no producer id: it reaches no idempotence class
+            log.append_client(crafted.to_batch(NO_PRODUCER_ID, "classes", i, MODEL_NOW_MS))
+            continue
         batch = crafted.to_batch(slot + 1, "classes", i, MODEL_NOW_MS)
         written = before_restart[slot]
         after = _after_restart(written, batch) if written else None

@@ -147,6 +147,9 @@ def _play(row: ClientTxnRow, process: TxnSession, topic: str, crash: Callable[[]
         elif isinstance(step, Stall):
             process.flush(CALL_TIMEOUT_S)
             timed_out = stall(began)
+            if not timed_out:
+                raise ClientRunError(f"the coordinator did not abort the transaction within {row.timeout_ms} ms and "
+                                     "30 s more: the row's question needs it aborted")
         elif isinstance(step, Begin):
             began, timed_out = time.monotonic(), False
             answer = process.txn("begin", CALL_TIMEOUT_S)
@@ -207,10 +210,15 @@ def _unfired(row: ClientTxnRow, proxy: FaultProxy) -> str:
 def _taken(proxy: FaultProxy) -> tuple[set[str], list[str]]:
     """Every value the broker answered without an error, to the client or late to the proxy itself, and
     a note for each answer that was a duplicate's: a batch answered with the offset of an earlier batch
-    of other values (the client stamped it with a sequence already used, findings 9) was not written,
-    and its values were not taken."""
+    of other values, and stamped with that batch's producer id, epoch and sequence (the client used a
+    sequence again, findings 9), was not written, and its values were not taken.  A batch of other
+    stamps answered so is taken at the broker's word, and the read-back says whether it is there."""
     values = {e.attempt_id: e.values for e in proxy.events if isinstance(e, Attempt)}
     partition = {e.attempt_id: e.partition for e in proxy.events if isinstance(e, Attempt)}
+    stamps: dict[tuple[str, ...], tuple[int, int, int]] = {}
+    for e in proxy.events:
+        if isinstance(e, Attempt):
+            stamps.setdefault(e.values, (e.producer_id, e.producer_epoch, e.base_sequence))
     answered = [(partition.get(e.attempt_id, -1), e.base_offset, values.get(e.attempt_id, ()))
                 for e in proxy.events if isinstance(e, Response) and e.error is ProduceError.NONE]
     answered += [(late.partition, late.base_offset, late.values) for late in proxy.late if late.error == 0]
@@ -219,7 +227,7 @@ def _taken(proxy: FaultProxy) -> tuple[set[str], list[str]]:
     notes: list[str] = []
     for p, offset, vs in answered:
         earlier = first.setdefault((p, offset), vs) if offset >= 0 else vs
-        if earlier == vs:
+        if earlier == vs or stamps.get(vs) != stamps.get(earlier):  # not the same stamps: the broker's word stands
             out.update(vs)
         else:
             notes.append(f"{', '.join(map(repr, vs))} to partition {p} was answered with offset {offset}, where "

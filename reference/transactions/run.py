@@ -22,9 +22,10 @@ from kafka_conformance.reference.transactions.script import Add, End, Expire, In
 __all__ = ["NOT_TIMED_OUT", "PartitionRead", "Reply", "ScriptDriver", "ScriptRun", "Stamper", "StepAnswer", "drive",
            "values_of"]
 
-NOT_TIMED_OUT = -1
+NOT_TIMED_OUT = -1000
 """An :class:`~kafka_conformance.reference.transactions.script.Expire` step's answer when the open
-transaction was still open well after its timeout: no Kafka error code, since no request was sent."""
+transaction was still open long after its timeout: no request was sent, so no Kafka error code (and
+not -1, which is Kafka's UNKNOWN_SERVER_ERROR)."""
 
 
 @attrs.frozen

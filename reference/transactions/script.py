@@ -11,7 +11,8 @@ network until after its transaction ended is written down.  :class:`Send` also r
 a produce that was sent before (a retry with the same stamps).  :class:`Expire` lets the
 transaction timeout pass: the coordinator aborts the open transaction on its own, as it does
 for a producer that stalls or dies mid-transaction; a script with one uses a short
-``timeout_ms`` (at most :data:`EXPIRE_MAX_TIMEOUT_MS`), since a real broker is waited for.
+``timeout_ms`` (:data:`EXPIRE_MIN_TIMEOUT_MS` to :data:`EXPIRE_MAX_TIMEOUT_MS`), since a real broker is
+waited for.
 
 Every run ends by reading each partition back, read_committed and read_uncommitted.
 The model (:mod:`model`) and a real broker run the same script; their answers are
@@ -27,6 +28,7 @@ import attrs
 
 __all__ = [
     "EXPIRE_MAX_TIMEOUT_MS",
+    "EXPIRE_MIN_TIMEOUT_MS",
     "EXPIRE_TIMEOUT_MS",
     "Add",
     "End",
@@ -48,6 +50,9 @@ enough for the steps before it on a loaded machine (a step is milliseconds), sho
 waiting for it is cheap."""
 EXPIRE_MAX_TIMEOUT_MS = 10_000
 """A script with an :class:`Expire` may not ask for a longer timeout: a real broker is waited for."""
+EXPIRE_MIN_TIMEOUT_MS = 1000
+"""Nor for a shorter one: a real broker's steps before the timeout need the time (the harness refuses
+to send a step within 0.5 s of it)."""
 
 
 class ScriptError(ValueError):
@@ -131,9 +136,11 @@ class TxnScript:
             if isinstance(step, Init):
                 started.add(step.instance)
             elif isinstance(step, Expire):
-                if self.timeout_ms > EXPIRE_MAX_TIMEOUT_MS:
+                if not started:
+                    raise ScriptError(f"{where}: an expire step before any InitProducerId has no transaction to time out")
+                if not EXPIRE_MIN_TIMEOUT_MS <= self.timeout_ms <= EXPIRE_MAX_TIMEOUT_MS:
                     raise ScriptError(f"{where}: an expire step waits for the transaction timeout, so timeout_ms must "
-                                      f"be at most {EXPIRE_MAX_TIMEOUT_MS}, not {self.timeout_ms}")
+                                      f"be {EXPIRE_MIN_TIMEOUT_MS} to {EXPIRE_MAX_TIMEOUT_MS}, not {self.timeout_ms}")
             elif isinstance(step, Send):
                 if step.name not in named:
                     raise ScriptError(f"{where}: send of {step.name!r}, which no earlier produce names")

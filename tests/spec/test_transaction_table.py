@@ -156,7 +156,8 @@ def test_every_row_round_trips_through_json() -> None:
     ((Init("a"), Produce("a", 0, name="x", held=True)), "never sent"),
     ((Init("a"), Produce("a", 5)), "out of range"),
     ((Init("a"), Produce("a", 0, name="x"), Produce("a", 0, name="x")), "used twice"),
-    ((Init("a"), Expire()), "timeout_ms must be at most 10000, not 60000"),
+    ((Init("a"), Expire()), "timeout_ms must be 1000 to 10000, not 60000"),
+    ((Expire(),), "before any InitProducerId"),
 ])
 def test_scripts_that_cannot_describe_a_run_are_refused(steps: tuple, message: str) -> None:
     with pytest.raises(ScriptError, match=message):

@@ -235,7 +235,6 @@ class _Answers(_StuckCommit):
     (True, {"ok": False, "fatal": True, "error": "ProducerFencedException"}, Outcome.ABORTED,
      "the coordinator had aborted it at its timeout"),
     (True, {"ok": True}, Outcome.COMMITTED, "t1 committed"),  # the checker then finds its writes gone
-    (False, {"ok": False, "fatal": True, "error": "ProducerFencedException"}, Outcome.UNKNOWN, "cannot go on"),
 ])
 def test_a_stalled_transaction_aborted_by_the_coordinator_ends_aborted_when_the_commit_is_refused(
         aborted_by_timeout: bool, commit: dict[str, object], outcome: Outcome, said: str) -> None:
@@ -254,6 +253,18 @@ def test_a_stalled_transaction_aborted_by_the_coordinator_ends_aborted_when_the_
     assert session.calls[:4] == ["begin", "send", "send", "flush"] and len(stalled) == 1  # flushed, then the wait
 
 
+def test_a_stall_the_coordinator_never_ended_is_no_evidence() -> None:
+    from kafka_conformance.adapters.clients.protocol import ClientRunError
+    from kafka_conformance.transactions import clients
+    from kafka_conformance.transactions.client_rows import client_txn_row
+
+    session = _Answers({"ok": True})
+    with pytest.raises(ClientRunError, match="did not abort the transaction"):
+        clients._play(client_txn_row("stall-past-timeout"), session, "t", lambda: None,  # type: ignore[arg-type]
+                      lambda since: False, [], [])
+    assert "commit" not in session.calls
+
+
 def test_a_duplicates_answer_to_other_values_is_not_a_write() -> None:
     """KafkaJS on a cluster (docs/findings.md, "Where Kafka corrected the kit"): 'b0' stamped with the sequence 'a0'
     was written with is answered with a0's offset; the broker did not take b0, and the row says why."""
@@ -267,9 +278,10 @@ def test_a_duplicates_answer_to_other_values_is_not_a_write() -> None:
     events = [Attempt(1, ("a0",), 0, 1000, 0, 0, 10), Response(1, ProduceError.NONE, 0, 11),
               Attempt(2, ("a0",), 0, 1000, 0, 0, 20), Response(2, ProduceError.NONE, 0, 21),  # a retry: the same answer
               Attempt(3, ("b0",), 0, 1000, 0, 0, 30), Response(3, ProduceError.NONE, 0, 31),  # a0's offset: not written
-              Attempt(4, ("b1",), 1, 1000, 0, 0, 40), Response(4, ProduceError.NONE, 0, 41)]
+              Attempt(4, ("b1",), 1, 1000, 0, 0, 40), Response(4, ProduceError.NONE, 0, 41),
+              Attempt(5, ("e0",), 0, 1000, 0, 3, 50), Response(5, ProduceError.NONE, 0, 51)]
     proxy = SimpleNamespace(events=events, late=[LateDelivery(("c0",), 0, 0, 1), LateDelivery(("d0",), 0, 48)])
     taken, notes = clients._taken(proxy)  # type: ignore[arg-type]
-    assert taken == {"a0", "b1", "c0"}
+    assert taken == {"a0", "b1", "c0", "e0"}  # e0: other stamps, answered with a0's offset: the broker's word stands
     assert notes == ["'b0' to partition 0 was answered with offset 0, where 'a0' is: a duplicate's answer to a batch "
                      "stamped with a sequence already used, so it was not written"]

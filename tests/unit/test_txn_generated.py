@@ -93,3 +93,28 @@ def test_a_broker_that_stops_answering_ends_the_search_unshrunk(monkeypatch: pyt
     assert generated is not None and generated.failure is not None and generated.failure.error
     assert len(calls) == 1 and generated.examples == 1 and generated.shrink_runs == 0
     assert not report.conforms and "stopped: the broker could not finish" in render_txn_text(report)
+
+
+def test_a_run_too_close_to_its_timeout_is_run_again_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness refuses a step within 0.5 s of its transaction's timeout (TooLate): the row is run once
+    more on a topic of its own, and a second miss is a row that could not finish, never a difference."""
+    from kafka_conformance.adapters.brokers.wire_txn import TooLate
+
+    calls: list[str] = []
+
+    def late_then(times: int):  # type: ignore[no-untyped-def]
+        def run(script, *a, topic: str, **k):  # type: ignore[no-untyped-def]
+            calls.append(topic)
+            if len(calls) <= times:
+                raise TooLate("EndTxn: the script's steps took 1.2s of the transaction's 1.5s timeout before it")
+            return run_model(script, txn_profile("3.9.1"))
+        return run
+
+    monkeypatch.setattr(txn_check, "broker_address", _no_broker)
+    monkeypatch.setattr(txn_check, "run_script_on_broker", late_then(1))
+    [row] = txn_check.check_transactions("kafka:3.9.1", Options(), rows=["timeout-then-commit"]).rows
+    assert row.agrees and len(calls) == 2 and calls[1] == calls[0] + "-again"
+    calls.clear()
+    monkeypatch.setattr(txn_check, "run_script_on_broker", late_then(2))
+    [row] = txn_check.check_transactions("kafka:3.9.1", Options(), rows=["timeout-then-commit"]).rows
+    assert not row.agrees and row.error.endswith("(twice)") and not row.differences and len(calls) == 2

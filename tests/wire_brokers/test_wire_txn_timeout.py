@@ -14,8 +14,7 @@ import pytest
 
 pytest.importorskip("kafka", reason="the wire harness speaks through kafka-python (the brokers extra)")
 
-from kafka_conformance.adapters.brokers.wire_client import WireError
-from kafka_conformance.adapters.brokers.wire_txn import _Txn
+from kafka_conformance.adapters.brokers.wire_txn import TooLate, _Txn
 from kafka_conformance.reference.transactions.run import NOT_TIMED_OUT
 
 
@@ -43,12 +42,24 @@ def _txn(coordinator: _Coordinator, deadline_s: float = 0.3) -> _Txn:
 def test_expire_waits_out_the_timeout_then_for_the_abort() -> None:
     coordinator = _Coordinator("Ongoing", "PrepareAbort", "CompleteAbort")
     txn = _txn(coordinator, deadline_s=5.0)
-    txn._opened({0})
+    txn._opened({0}, time.monotonic())
     began = time.monotonic()
     reply = txn.expire(200)
     assert time.monotonic() - began >= 0.2  # not asked before the timeout had passed
     assert reply.code == 0 and reply.detail.startswith("CompleteAbort at epoch 1"), reply
     assert coordinator.asked == 3 and txn.opened_at is None and not txn.added
+
+
+def test_expire_before_any_transaction_is_done_at_once() -> None:
+    class _NotFound(_Coordinator):
+        def request(self, request: Any, response_class: Any, version: int, **_: Any) -> Any:
+            self.asked += 1
+            return SimpleNamespace(transaction_states=[SimpleNamespace(error_code=105, transaction_state="",
+                                                                       producer_epoch=-1)])
+
+    coordinator = _NotFound("")
+    reply = _txn(coordinator).expire(1500)
+    assert reply.code == 0 and reply.detail.startswith("no transaction ever begun") and coordinator.asked == 1
 
 
 def test_expire_with_nothing_open_asks_once() -> None:
@@ -58,19 +69,19 @@ def test_expire_with_nothing_open_asks_once() -> None:
 
 def test_a_coordinator_that_never_aborts_is_not_timed_out_and_the_run_goes_on() -> None:
     txn = _txn(_Coordinator("Ongoing"))
-    txn._opened({0})
+    txn._opened({0}, time.monotonic())
     reply = txn.expire(50)
-    assert reply.code == NOT_TIMED_OUT and "still open" not in reply.detail and "Ongoing" in reply.detail
+    assert reply.code == NOT_TIMED_OUT and reply.detail.startswith("not aborted") and "Ongoing" in reply.detail
     txn.in_time("EndTxn")  # the timeout is spent: the next step is judged, not refused
 
 
 def test_a_step_too_close_to_the_timeout_is_refused_not_judged() -> None:
     txn = _txn(_Coordinator("Ongoing"))
     txn.timeout_s = 1.5
-    txn._opened({0})
+    txn._opened({0}, time.monotonic())
     txn.in_time("Produce")  # well within it
     txn.opened_at = time.monotonic() - 1.2  # 0.3 s left: under the margin
-    with pytest.raises(WireError, match=r"Produce: the script's steps took 1\.\ds of the transaction's 1\.5s timeout"):
+    with pytest.raises(TooLate, match=r"Produce: the script's steps took 1\.\ds of the transaction's 1\.5s timeout"):
         txn.in_time("Produce")
 
 
@@ -93,7 +104,7 @@ def _no_describe(leader: _Leader, deadline_s: float) -> _Txn:
     coordinator.versions = {}
     routes = SimpleNamespace(coordinator=lambda txn_id: coordinator, leader=lambda topic, p: leader)
     txn = _Txn(routes, "t", "topic", 1, deadline_s)  # type: ignore[arg-type]
-    txn._opened({0})
+    txn._opened({0}, time.monotonic())
     return txn
 
 
