@@ -170,7 +170,7 @@ class _Txn:
         could not be judged."""
         if self.opened_at is not None and time.monotonic() - self.opened_at > self.timeout_s - TIMEOUT_MARGIN_S:
             raise TooLate(f"{what}: the script's steps took {time.monotonic() - self.opened_at:.1f}s of the "
-                            f"transaction's {self.timeout_s:g}s timeout before it (a loaded machine); run it again")
+                          f"transaction's {self.timeout_s:g}s timeout before it (a loaded machine); run it again")
 
     def add(self, pid: int, epoch: int, partitions: Iterable[int]) -> Reply:
         self.in_time("AddPartitionsToTxn")
@@ -232,11 +232,7 @@ class _Txn:
         deadline = max(due, started) + self.deadline_s
         while True:
             if describes:
-                to = self.find_coordinator()
-                request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
-                state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
-                if state.error_code in _COORDINATOR_GONE:
-                    self._coordinator = None
+                _, state = self._describe()
                 done = state.error_code == _NOT_FOUND or (state.error_code == 0 and state.transaction_state in _SETTLED)
                 seen = f"{state.transaction_state} at epoch {state.producer_epoch}" if state.error_code == 0 else \
                     "no transaction ever begun" if done else f"DescribeTransactions error {state.error_code}"
@@ -253,20 +249,26 @@ class _Txn:
                 return Reply(0, detail=f"{seen} after {waited:.1f}s")
             time.sleep(0.05)
 
+    def _describe(self) -> tuple[WireClient, Any]:
+        """DescribeTransactions of the transactional id at its coordinator (found again when it moved):
+        the coordinator asked, and the id's state."""
+        to = self.find_coordinator()
+        request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
+        state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
+        if state.error_code in _COORDINATOR_GONE:
+            self._coordinator = None
+        return to, state
+
     def settle(self, partitions: set[int], ends: dict[int, int]) -> str:
         """Wait until the coordinator has written every marker of the transaction it ended; what the
         answer's detail should say about how (empty when DescribeTransactions said so)."""
         if not self._describes:
             return self._settle_by_offsets(partitions, ends)
-        request = self.k.DescribeTransactionsRequest(transactional_ids=[self.txn_id])
         deadline = time.monotonic() + self.deadline_s
         while True:
-            to = self.find_coordinator()
-            state = to.request(request, self.k.DescribeTransactionsResponse, self._version(to, 65, 0)).transaction_states[0]
+            to, state = self._describe()
             if state.error_code == 0 and state.transaction_state in _SETTLED:
                 return ""
-            if state.error_code in _COORDINATOR_GONE:
-                self._coordinator = None
             if time.monotonic() >= deadline:
                 raise WireError(f"the coordinator {to.address}: transaction {self.txn_id!r} still "
                                 f"{state.transaction_state} (error {state.error_code}) after {self.deadline_s:g}s")
